@@ -1,0 +1,105 @@
+"""The contract between games and everything else (agents, sim, server, CLI).
+
+A game module exposes `GAME` (a `Game`); `GAME.new_game(players, seed, **options)`
+returns a `State`. Turns are split into atomic decisions; each legal choice is an
+`Action` with a stable integer id (inside `GAME.num_actions`) and a notation
+that `GAME.parse_action` reads back.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from kamon.core.rng import Rng
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One atomic decision: a stable id in the game's action space and its notation."""
+
+    id: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@runtime_checkable
+class State(Protocol):
+    """A game in progress. `apply` mutates; everything else only reads."""
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that decides now, or None when the game is over."""
+
+    @property
+    def num_players(self) -> int:
+        """How many seats the game has."""
+
+    @property
+    def events(self) -> list[str]:
+        """What happened so far, in words, oldest first."""
+
+    @property
+    def history(self) -> list[int]:
+        """Action ids applied since setup, in order (the record's action list)."""
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal choice of `to_move` now (empty only when the game is over)."""
+
+    def apply(self, action: Action | int) -> None:
+        """Perform the action; raises IllegalAction and changes nothing if it is not legal."""
+
+    def clone(self) -> State:
+        """An independent copy (for search)."""
+
+    def is_over(self) -> bool:
+        """True once the final scores are known."""
+
+    def scores(self) -> list[dict[str, int]]:
+        """Per seat, the score by category plus 'total'."""
+
+    def winners(self) -> list[int]:
+        """The winning seat(s) after tie-breaks (empty before the end)."""
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` may see (None = a spectator): hidden information redacted."""
+
+    def determinize(self, seat: int | None, rng: Rng | random.Random) -> State:
+        """A full state consistent with `view(seat)`, hidden parts re-sampled."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-compatible data (GAME.from_json reverses it)."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A game's entry point: its name, player counts, options and action space."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    num_actions: int
+    options: Mapping[str, Any]
+
+    def new_game(self, players: int, seed: int, **options: Any) -> State:
+        """Set up a new game (all randomness from `seed`)."""
+
+    def parse_action(self, state: State, text: str) -> Action:
+        """The legal action written as `text` (notation or id); IllegalAction if none."""
+
+    def action_text(self, action_id: int) -> str:
+        """The notation of an action id."""
+
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from `State.to_json()` output; RecordError if malformed."""
+
+    def render_text(self, state: State, seat: int | None) -> Any:
+        """A Rich renderable of the board as `seat` sees it (for the terminal)."""
+
+    def describe_options(self, options: Mapping[str, Any]) -> Sequence[str]:
+        """Lines describing a game's options (and data provenance) for a setup line."""

@@ -1,0 +1,118 @@
+"""Game records: game, players, options, seed and actions replay to the identical state.
+
+Records are the unit of storage, of bug reports and of tests. Actions are stored as
+notation (readable, stable across releases of the action-id table) and replayed
+through `GAME.parse_action`, so a record that no longer applies fails loudly.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kamon.core.errors import IllegalAction, RecordError
+from kamon.core.protocol import State
+
+RECORD_FORMAT = "kamon-record/1"
+
+
+@dataclass
+class GameRecord:
+    """A replayable game: which game, how it was set up, and every decision."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+    seats: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-compatible dict."""
+        return {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "seats": list(self.seats),
+            "actions": list(self.actions),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Validate and build a record; RecordError says what is wrong."""
+        if not isinstance(data, dict):
+            raise RecordError("a game record must be a JSON object")
+        if data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+            raise RecordError(f"unknown record format {data.get('format')!r}")
+        try:
+            game = data["game"]
+            players = data["players"]
+            seed = data["seed"]
+        except KeyError as exc:
+            raise RecordError(f"game record is missing the field {exc.args[0]!r}") from None
+        if not isinstance(game, str):
+            raise RecordError("record field 'game' must be a string")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise RecordError("record field 'players' must be an integer")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError("record field 'seed' must be an integer")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordError("record field 'options' must be an object")
+        actions = data.get("actions", [])
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise RecordError("record field 'actions' must be a list of strings")
+        seats = data.get("seats", [])
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise RecordError("record field 'seats' must be a list of strings")
+        return cls(game, players, seed, dict(options), list(actions), list(seats))
+
+    def dumps(self) -> str:
+        """The record as indented JSON text."""
+        return json.dumps(self.to_json(), indent=1)
+
+    def save(self, path: str | Path) -> None:
+        """Write the record to a file."""
+        Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        """Read a record file; RecordError for unreadable or malformed files."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path} is not valid JSON: {exc}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def of(cls, game: str, state: State, seed: int, options: dict[str, Any],
+           action_text: Any, seats: list[str] | None = None) -> GameRecord:
+        """The record of a state's history (action_text maps ids to notation)."""
+        return cls(game, state.num_players, seed, dict(options),
+                   [action_text(a) for a in state.history], list(seats or []))
+
+
+def replay(record: GameRecord, upto: int | None = None) -> State:
+    """Set the game up again and apply the record's actions (the first `upto` of them)."""
+    from kamon.games import get_game
+
+    game = get_game(record.game)
+    try:
+        state = game.new_game(record.players, record.seed, **record.options)
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"cannot set up {record.game!r} from this record: {exc}") from None
+    actions = record.actions if upto is None else record.actions[:upto]
+    for i, text in enumerate(actions):
+        try:
+            state.apply(game.parse_action(state, text))
+        except IllegalAction as exc:
+            raise RecordError(f"action {i + 1} ({text!r}) does not apply: {exc}") from None
+    return state

@@ -1,0 +1,100 @@
+"""The White Castle (Devir 2023) for 2-4 players, rules as printed.
+
+`GAME.new_game(players, seed, first_game=False, data_overlay=None)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kamon.core.errors import IllegalAction
+from kamon.core.protocol import Action, State
+from kamon.games.white_castle import actions as A
+from kamon.games.white_castle.data import DataError, env_overlay, load_data
+from kamon.games.white_castle.setup import new_state
+from kamon.games.white_castle.state import WhiteCastleState
+
+
+class WhiteCastleGame:
+    """The White Castle's entry point for the core protocol."""
+
+    name = "white-castle"
+    title = "The White Castle"
+    min_players = 2
+    max_players = 4
+    num_actions = A.NUM_ACTIONS
+    options: Mapping[str, Any] = {
+        "first_game": "use the rulebook's first-game Well tiles (coral pearl + black iron)",
+        "data_overlay": "a JSON object deep-merged over the component data",
+    }
+
+    def new_game(self, players: int, seed: int, **options: Any) -> WhiteCastleState:
+        """Set up a game; ValueError with a clear message for bad arguments."""
+        unknown = set(options) - set(self.options)
+        if unknown:
+            raise ValueError(f"unknown option(s) for {self.name}: {', '.join(sorted(unknown))}; "
+                             f"known: {', '.join(self.options)}")
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ValueError(f"The White Castle is played by {self.min_players}-"
+                             f"{self.max_players} players here (got {players})")
+        overlay = options.get("data_overlay")
+        if overlay is None:
+            overlay = env_overlay()
+            if overlay is not None:
+                options = {**options, "data_overlay": overlay}
+        if overlay is not None and not isinstance(overlay, dict):
+            raise DataError("data_overlay must be a JSON object")
+        opts = {k: v for k, v in options.items() if v not in (None, False)}
+        return new_state(load_data(overlay), players, int(seed), opts)
+
+    def parse_action(self, state: State, text: str) -> Action:
+        """The legal action named by notation (or its integer id)."""
+        assert isinstance(state, WhiteCastleState)
+        t = " ".join(text.strip().lower().split())
+        aid = A.BY_TEXT.get(t)
+        if aid is None and t.lstrip("-").isdigit():
+            aid = int(t)
+        if aid is None:
+            raise IllegalAction(f"'{text}' is not an action of The White Castle; legal now: "
+                                + ", ".join(a.text for a in state.legal_actions()))
+        if aid not in state.legal_ids():
+            raise IllegalAction(state.why_illegal(aid))
+        return A.ACTIONS[aid]
+
+    def action_text(self, action_id: int) -> str:
+        """Notation of an action id."""
+        return A.TEXTS[action_id]
+
+    def from_json(self, data: Mapping[str, Any]) -> WhiteCastleState:
+        """Rebuild a state from to_json output."""
+        overlay = data.get("options", {}).get("data_overlay") if isinstance(
+            data.get("options"), dict) else None
+        return WhiteCastleState.from_json(dict(data), load_data(overlay))
+
+    def render_text(self, state: State, seat: int | None) -> Any:
+        """A Rich renderable of the board."""
+        from kamon.games.white_castle.render import render
+
+        assert isinstance(state, WhiteCastleState)
+        return render(state, seat)
+
+    def describe_options(self, options: Mapping[str, Any]) -> Sequence[str]:
+        """Setup line: options and the data entries that are not settled facts."""
+        data = load_data(options.get("data_overlay"))
+        lines = []
+        if options.get("first_game"):
+            lines.append("first-game setup: Well tiles coral pearl + black iron")
+        if options.get("data_overlay"):
+            lines.append("component data: corrected by a data overlay")
+        recon = [w for w in data.weak if "reconstructed" in w or "inferred" in w]
+        if recon:
+            lines.append(f"{len(recon)} component facts are reconstructed or inferred "
+                         "(not printed text): " + "; ".join(recon[:6])
+                         + ("; ..." if len(recon) > 6 else ""))
+        return lines
+
+
+GAME = WhiteCastleGame()
+
+__all__ = ["GAME", "WhiteCastleGame", "WhiteCastleState"]

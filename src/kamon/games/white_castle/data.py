@@ -1,0 +1,361 @@
+"""Load The White Castle's component data (JSON) into the compact form the rules use.
+
+`data/components.json` is the shared fact sheet (every item with source and
+confidence). An owner of the game can correct any fact with an overlay: a JSON
+object deep-merged over the file (lists of items merge by their `id`, `row`,
+`position` or `slot`), passed as the `data_overlay` option, `--data-overlay FILE`
+on the command line, or the KAMON_DATA_OVERLAY environment variable.
+
+Effects become tuples so they hash, compare and copy for free:
+  ("gain", (("coin", 2), ...))   ("choice", n)   ("pay", (("seal", 1),), effect)
+  ("courtier",) ("gardener",) ("warrior",) ("lantern",) ("well",) ("light",)
+  ("domain",)   ("passage", n)  ("die_tile", colour)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from kamon.core.errors import KamonError
+
+COLOURS = ("coral", "black", "white")
+RESOURCES = ("food", "iron", "pearl")
+ROWS = ("top", "middle", "bottom")
+WORKERS = ("courtier", "gardener", "warrior")
+SIMPLE_ACTIONS = {"courtier", "gardener", "warrior", "lantern", "well", "light_action",
+                  "personal_domain"}
+GAIN_KINDS = {"coin", "seal", "cp", "food", "iron", "pearl"}
+WEAK_CONFIDENCE = ("reconstructed", "inferred", "unknown", "one-source")
+
+Effect = tuple[Any, ...]
+OVERLAY_ENV = "KAMON_DATA_OVERLAY"
+
+
+class DataError(KamonError):
+    """The component data (or an overlay) is malformed."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """One action block of a castle/action card: which rows it serves and what it does."""
+
+    rows: tuple[str, ...]
+    light: bool
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    """A castle, starting-action or decree card: blocks plus its Lantern-area icon."""
+
+    id: str
+    deck: str
+    blocks: tuple[Block, ...]
+    lantern: Effect | None
+    diamond: bool = False
+
+
+@dataclass(frozen=True)
+class Garden:
+    """A garden card: plant or stone, food cost, end-game CP and its effects."""
+
+    id: str
+    kind: str
+    food: int
+    cp: int
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class WCData:
+    """Everything the rules read, already validated."""
+
+    stewards: dict[str, Card]
+    diplomats: dict[str, Card]
+    daimyo: dict[str, tuple[tuple[Effect, ...], ...]]
+    start_resources: dict[str, tuple[tuple[Effect, ...], str | None, Effect]]
+    start_actions: dict[str, Card]
+    start_action_copies: dict[str, int]
+    decrees: dict[str, Card]
+    die_tiles: dict[str, tuple[str, tuple[Effect, ...]]]
+    first_game_well: tuple[str, ...]
+    yard_costs: tuple[int, ...]
+    yard_values: tuple[int, ...]
+    yard_faces: tuple[tuple[str, ...], ...]
+    yard_tiles: dict[str, dict[str, tuple[Effect, ...]]]
+    gardens: dict[str, Garden]
+    domain_visible: dict[str, Effect]
+    domain_cells: dict[str, tuple[Effect, ...]]
+    passage_cp: tuple[int, ...]
+    checkpoints: dict[int, int]
+    printed: dict[str, int]
+    dice_per_colour: dict[int, int]
+    outside: tuple[tuple[int, ...], ...]
+    weak: tuple[str, ...] = field(default=())
+
+    def card(self, card_id: str) -> Card:
+        """Any card with blocks by id."""
+        for table in (self.stewards, self.diplomats, self.start_actions, self.decrees):
+            if card_id in table:
+                return table[card_id]
+        raise KeyError(card_id)
+
+
+def parse_effect(raw: Any, where: str) -> Effect:
+    """Turn one JSON effect record into the engine's tuple form."""
+    if not isinstance(raw, dict):
+        raise DataError(f"{where}: an effect must be an object, got {raw!r}")
+    if "gain" in raw:
+        gains = raw["gain"]
+        if not isinstance(gains, dict) or not gains:
+            raise DataError(f"{where}: 'gain' must be a non-empty object")
+        for k, v in gains.items():
+            if k not in GAIN_KINDS:
+                raise DataError(f"{where}: unknown gain {k!r} (known: {sorted(GAIN_KINDS)})")
+            if not isinstance(v, int) or v <= 0:
+                raise DataError(f"{where}: gain {k!r} must be a positive integer")
+        return ("gain", tuple(sorted(gains.items())))
+    if "gain_choice" in raw:
+        n = raw["gain_choice"].get("resource") if isinstance(raw["gain_choice"], dict) else None
+        if not isinstance(n, int) or n <= 0:
+            raise DataError(f"{where}: gain_choice needs a positive 'resource' count")
+        return ("choice", n)
+    if "pay" in raw:
+        cost = raw["pay"]
+        if not isinstance(cost, dict) or not cost or any(
+                k not in ("coin", "seal") or not isinstance(v, int) or v <= 0
+                for k, v in cost.items()):
+            raise DataError(f"{where}: 'pay' must map coin/seal to positive integers")
+        if "then" not in raw:
+            raise DataError(f"{where}: 'pay' needs a 'then' effect")
+        return ("pay", tuple(sorted(cost.items())), parse_effect(raw["then"], where))
+    if "action" in raw:
+        act = raw["action"]
+        if act == "passage":
+            steps = raw.get("steps")
+            if not isinstance(steps, int) or steps <= 0:
+                raise DataError(f"{where}: passage needs positive 'steps'")
+            return ("passage", steps)
+        if act == "die_tile":
+            colour = raw.get("color")
+            if colour not in (*COLOURS, "any"):
+                raise DataError(f"{where}: die_tile colour must be coral/black/white/any")
+            return ("die_tile", colour)
+        if act not in SIMPLE_ACTIONS:
+            raise DataError(f"{where}: unknown action {act!r}")
+        return ({"light_action": "light", "personal_domain": "domain"}.get(act, act),)
+    raise DataError(f"{where}: unknown effect record {raw!r}")
+
+
+def _effects(raw: Any, where: str) -> tuple[Effect, ...]:
+    if not isinstance(raw, list):
+        raise DataError(f"{where}: effects must be a list")
+    return tuple(parse_effect(e, f"{where}[{i}]") for i, e in enumerate(raw))
+
+
+def _card(raw: dict[str, Any]) -> Card:
+    cid = raw["id"]
+    blocks = []
+    for i, b in enumerate(raw.get("blocks", [])):
+        rows = tuple(b["rows"])
+        if not rows or any(r not in ROWS for r in rows):
+            raise DataError(f"{cid} block {i}: rows must be among {ROWS}")
+        if b.get("background") not in ("light", "dark"):
+            raise DataError(f"{cid} block {i}: background must be light or dark")
+        blocks.append(Block(rows, b["background"] == "light",
+                            _effects(b["effects"], f"{cid} block {i}")))
+    lantern = raw.get("lantern_icon")
+    return Card(cid, raw.get("deck", ""), tuple(blocks),
+                parse_effect(lantern, f"{cid} lantern_icon") if lantern else None,
+                bool(raw.get("diamond", False)))
+
+
+_MERGE_KEYS = ("id", "row", "position", "slot", "space")
+
+
+def merge_overlay(base: Any, patch: Any) -> Any:
+    """Deep-merge `patch` over `base` (lists of keyed items merge item by item)."""
+    if isinstance(base, dict) and isinstance(patch, dict):
+        out = dict(base)
+        for k, v in patch.items():
+            out[k] = merge_overlay(base[k], v) if k in base else copy.deepcopy(v)
+        return out
+    if isinstance(base, list) and isinstance(patch, list) and patch and all(
+            isinstance(x, dict) for x in patch):
+        key = next((k for k in _MERGE_KEYS if all(k in x for x in patch)), None)
+        if key is not None and all(isinstance(x, dict) and key in x for x in base):
+            out_list = [copy.deepcopy(x) for x in base]
+            index = {x[key]: i for i, x in enumerate(out_list)}
+            for item in patch:
+                if item[key] in index:
+                    out_list[index[item[key]]] = merge_overlay(out_list[index[item[key]]], item)
+                else:
+                    raise DataError(f"overlay names {key}={item[key]!r}, which the data "
+                                    f"does not have")
+            return out_list
+    return copy.deepcopy(patch)
+
+
+@lru_cache(maxsize=1)
+def _raw_components() -> str:
+    return resources.files("kamon.games.white_castle").joinpath(
+        "data/components.json").read_text(encoding="utf-8")
+
+
+def load_overlay_file(path: str) -> dict[str, Any]:
+    """Read an overlay file; a clear DataError if it is missing or not a JSON object."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise DataError(f"cannot read data overlay {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(f"data overlay {path} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise DataError(f"data overlay {path} must be a JSON object")
+    if "white-castle" in data and isinstance(data["white-castle"], dict):
+        data = data["white-castle"]
+    return data
+
+
+def env_overlay() -> dict[str, Any] | None:
+    """The overlay named by KAMON_DATA_OVERLAY, if set."""
+    path = os.environ.get(OVERLAY_ENV)
+    return load_overlay_file(path) if path else None
+
+
+def load_data(overlay: dict[str, Any] | None = None) -> WCData:
+    """The validated component data, with an optional overlay applied."""
+    key = json.dumps(overlay, sort_keys=True) if overlay else ""
+    return _load_cached(key)
+
+
+@lru_cache(maxsize=16)
+def _load_cached(overlay_key: str) -> WCData:
+    raw = json.loads(_raw_components())
+    if overlay_key:
+        raw = merge_overlay(raw, json.loads(overlay_key))
+    try:
+        return _build(raw)
+    except DataError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise DataError(f"component data is malformed: {type(exc).__name__}: {exc}") from None
+
+
+def _weak_items(raw: Any, path: str, out: list[str]) -> None:
+    """Collect the paths of items whose confidence is weak (reconstructed/inferred/...)."""
+    if isinstance(raw, dict):
+        conf = raw.get("confidence")
+        if isinstance(conf, str) and any(w in conf for w in WEAK_CONFIDENCE) and (
+                "id" in raw or "space" in raw or "position" in raw):
+            label = raw.get("id") or f"{path}.{raw.get('space', raw.get('position'))}"
+            out.append(f"{label} ({conf})")
+        here = f"{path}[{raw['die_colour']}]" if "die_colour" in raw else path
+        for k, v in raw.items():
+            if k not in ("source", "note"):
+                _weak_items(v, f"{here}.{k}" if here else k, out)
+    elif isinstance(raw, list):
+        for item in raw:
+            _weak_items(item, path, out)
+
+
+def _build(raw: dict[str, Any]) -> WCData:
+    cc = raw["castle_cards"]
+    stewards = {c["id"]: _card(c) for c in cc["steward"]}
+    diplomats = {c["id"]: _card(c) for c in cc["diplomat"]}
+    for card in stewards.values():
+        if len(card.blocks) != 3 or [b.rows for b in card.blocks] != [("top",), ("middle",),
+                                                                          ("bottom",)]:
+            raise DataError(f"{card.id}: a steward card needs exactly 3 one-row blocks")
+    for card in diplomats.values():
+        if len(card.blocks) != 2 or sorted(r for b in card.blocks for r in b.rows) != sorted(ROWS):
+            raise DataError(f"{card.id}: a diplomat card needs 2 blocks covering the 3 rows")
+    daimyo = {}
+    for c in cc["daimyo_favor"]:
+        slots = sorted(c["slots"], key=lambda s: s["slot"])
+        if len(slots) != 3:
+            raise DataError(f"{c['id']}: a Daimyo card needs 3 slots")
+        daimyo[c["id"]] = tuple(_effects(s["effects"], f"{c['id']} slot {s['slot']}")
+                                for s in slots)
+    sc = raw["starting_cards"]
+    start_resources = {}
+    decrees = {c["id"]: _card(c) for c in sc["decree"]}
+    for c in sc["starting_resource"]:
+        decree = c.get("decree")
+        if decree is not None and decree not in decrees:
+            raise DataError(f"{c['id']}: unknown decree {decree!r}")
+        start_resources[c["id"]] = (_effects(c["on_take"], c["id"]), decree,
+                                    parse_effect(c["lantern_icon"], c["id"]))
+    start_actions = {c["id"]: _card(c) for c in sc["starting_action"]}
+    copies = {c["id"]: int(c.get("copies", 1)) for c in sc["starting_action"]}
+    dt = raw["die_tiles"]
+    die_tiles = {}
+    for t in dt["tiles"]:
+        if t["colour_side"] not in COLOURS:
+            raise DataError(f"{t['id']}: colour_side must be one of {COLOURS}")
+        die_tiles[t["id"]] = (t["colour_side"], _effects(t["reward_side"], t["id"]))
+    if len(die_tiles) != 15:
+        raise DataError(f"there must be 15 die tiles, found {len(die_tiles)}")
+    first_game_well = tuple(dt["first_game_well"]["tiles"])
+    if len(first_game_well) != 2 or any(t not in die_tiles for t in first_game_well):
+        raise DataError("first_game_well must name 2 known die tiles")
+    ty = raw["training_yards"]
+    yards = ty["yards"]
+    yard_tiles = {t["id"]: {"front": _effects(t["front"]["effects"], t["id"]),
+                            "back": _effects(t["back"]["effects"], t["id"])}
+                  for t in ty["tiles"]}
+    gardens = {}
+    for g in raw["gardens"]["cards"]:
+        if g["kind"] not in ("plant", "stone"):
+            raise DataError(f"{g['id']}: garden kind must be plant or stone")
+        gardens[g["id"]] = Garden(g["id"], g["kind"], int(g["food_cost"]), int(g["cp"]),
+                                  _effects(g["effects"], g["id"]))
+    if sum(1 for g in gardens.values() if g.kind == "plant") < 3 or sum(
+            1 for g in gardens.values() if g.kind == "stone") < 3:
+        raise DataError("at least 3 plant and 3 stone garden cards are needed")
+    domain_visible: dict[str, Effect] = {}
+    domain_cells: dict[str, tuple[Effect, ...]] = {}
+    for row in raw["personal_domain"]["rows"]:
+        colour = row["die_colour"]
+        domain_visible[colour] = parse_effect(row["always_visible_reward"], f"{colour} row")
+        cells = sorted(row["spaces_under_workers"], key=lambda s: s["space"])
+        if len(cells) != 5:
+            raise DataError(f"{colour} row: 5 spaces under the workers are needed")
+        for c in cells:
+            if c["reward"] is None:
+                raise DataError(f"{colour} row space {c['space']}: reward is unknown (null); "
+                                "supply it with a data overlay")
+        domain_cells[colour] = tuple(parse_effect(c["reward"], f"{colour} row space {c['space']}")
+                                     for c in cells)
+    spaces = sorted(raw["passage_of_time"]["spaces"], key=lambda s: s["position"])
+    passage_cp = tuple(int(s["end_game_cp"]) for s in spaces)
+    checkpoints = {s["position"]: int(s["checkpoint_to_enter"]["pay"]["seal"])
+                   for s in spaces if s.get("checkpoint_to_enter")}
+    printed = {s["id"]: int(s["printed_value"]) for s in raw["board"]["action_spaces"]}
+    dpc = {int(k): int(v) for k, v in raw["board"]["bridges"]["dice_per_colour_by_players"].items()}
+    outside = []
+    for sp in raw["outside_the_walls"]["spaces"]:
+        kinds = [e.get("action") for e in sp["choose_one_of"]]
+        if any(k not in WORKERS for k in kinds):
+            raise DataError(f"{sp['id']}: choose_one_of must name worker actions")
+        outside.append(tuple(WORKERS.index(k) for k in kinds))
+    weak: list[str] = []
+    _weak_items(raw, "", weak)
+    return WCData(
+        stewards=stewards, diplomats=diplomats, daimyo=daimyo,
+        start_resources=start_resources, start_actions=start_actions,
+        start_action_copies=copies, decrees=decrees, die_tiles=die_tiles,
+        first_game_well=first_game_well,
+        yard_costs=tuple(int(y["iron_cost"]) for y in yards),
+        yard_values=tuple(int(y["warrior_value"]) for y in yards),
+        yard_faces=tuple(tuple(s["face_up"] for s in y["tile_slots"]) for y in yards),
+        yard_tiles=yard_tiles, gardens=gardens, domain_visible=domain_visible,
+        domain_cells=domain_cells, passage_cp=passage_cp, checkpoints=checkpoints,
+        printed=printed, dice_per_colour=dpc, outside=tuple(outside), weak=tuple(weak))
