@@ -40,6 +40,10 @@ class State(Protocol):
         """How many seats the game has."""
 
     @property
+    def options(self) -> dict[str, Any]:
+        """The options the game was set up with (as stored in its record)."""
+
+    @property
     def events(self) -> list[str]:
         """What happened so far, in words, oldest first."""
 
@@ -73,6 +77,15 @@ class State(Protocol):
 
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-compatible data (GAME.from_json reverses it)."""
+
+    def name(self, seat: int) -> str:
+        """A seat's name in the game's terms (a clan colour, say)."""
+
+    def decision_text(self) -> str:
+        """What is being decided now, in words (for every front end)."""
+
+    def describe(self, action_id: int) -> str:
+        """What choosing this action now would do, in words."""
 
 
 @runtime_checkable

@@ -11,7 +11,7 @@ from typing import Any
 from kamon.core.errors import IllegalAction
 from kamon.core.protocol import Action, State
 from kamon.games.white_castle import actions as A
-from kamon.games.white_castle.data import DataError, env_overlay, load_data
+from kamon.games.white_castle.data import DataError, load_data
 from kamon.games.white_castle.setup import new_state
 from kamon.games.white_castle.state import WhiteCastleState
 
@@ -39,10 +39,6 @@ class WhiteCastleGame:
             raise ValueError(f"The White Castle is played by {self.min_players}-"
                              f"{self.max_players} players here (got {players})")
         overlay = options.get("data_overlay")
-        if overlay is None:
-            overlay = env_overlay()
-            if overlay is not None:
-                options = {**options, "data_overlay": overlay}
         if overlay is not None and not isinstance(overlay, dict):
             raise DataError("data_overlay must be a JSON object")
         opts = {k: v for k, v in options.items() if v not in (None, False)}

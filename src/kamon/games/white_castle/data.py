@@ -3,8 +3,9 @@
 `data/components.json` is the shared fact sheet (every item with source and
 confidence). An owner of the game can correct any fact with an overlay: a JSON
 object deep-merged over the file (lists of items merge by their `id`, `row`,
-`position` or `slot`), passed as the `data_overlay` option, `--data-overlay FILE`
-on the command line, or the KAMON_DATA_OVERLAY environment variable.
+`position` or `slot`), passed as the `data_overlay` option (the `kamon` command reads it from
+`--data-overlay FILE` or the KAMON_DATA_OVERLAY environment variable and embeds it
+in the game record, so a replay never depends on the environment).
 
 Effects become tuples so they hash, compare and copy for free:
   ("gain", (("coin", 2), ...))   ("choice", n)   ("pay", (("seal", 1),), effect)
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -34,7 +34,6 @@ GAIN_KINDS = {"coin", "seal", "cp", "food", "iron", "pearl"}
 WEAK_CONFIDENCE = ("reconstructed", "inferred", "unknown", "one-source")
 
 Effect = tuple[Any, ...]
-OVERLAY_ENV = "KAMON_DATA_OVERLAY"
 
 
 class DataError(KamonError):
@@ -177,11 +176,16 @@ def _card(raw: dict[str, Any]) -> Card:
 
 
 _MERGE_KEYS = ("id", "row", "position", "slot", "space")
+_EFFECT_KEYS = {"gain", "gain_choice", "pay", "action"}
 
 
 def merge_overlay(base: Any, patch: Any) -> Any:
-    """Deep-merge `patch` over `base` (lists of keyed items merge item by item)."""
-    if isinstance(base, dict) and isinstance(patch, dict):
+    """Deep-merge `patch` over `base` (lists of keyed items merge item by item).
+
+    An effect record in the patch (gain / gain_choice / pay / action) replaces the old
+    effect whole: an owner correcting a reward means the new reward, not a mix of both.
+    """
+    if isinstance(base, dict) and isinstance(patch, dict) and not _EFFECT_KEYS & patch.keys():
         out = dict(base)
         for k, v in patch.items():
             out[k] = merge_overlay(base[k], v) if k in base else copy.deepcopy(v)
@@ -222,12 +226,6 @@ def load_overlay_file(path: str) -> dict[str, Any]:
     if "white-castle" in data and isinstance(data["white-castle"], dict):
         data = data["white-castle"]
     return data
-
-
-def env_overlay() -> dict[str, Any] | None:
-    """The overlay named by KAMON_DATA_OVERLAY, if set."""
-    path = os.environ.get(OVERLAY_ENV)
-    return load_overlay_file(path) if path else None
 
 
 def load_data(overlay: dict[str, Any] | None = None) -> WCData:

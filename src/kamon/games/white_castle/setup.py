@@ -133,7 +133,7 @@ def new_state(data: WCData, players: int, seed: int, options: dict[str, Any]) ->
     yard_effects = []
     k = 0
     for faces in data.yard_faces:
-        effects = []
+        effects: list[Any] = []
         for face in faces:
             effects.extend(data.yard_tiles[tiles[k]][face])
             k += 1

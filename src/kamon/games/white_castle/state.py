@@ -615,8 +615,8 @@ class WhiteCastleState:
             self.clans[p].coins -= cost
         self.placements[p] += 1
         self.log(f"{self.name(p)} places the {COLOURS[b]} {v} on {A.SPACES[s]}"
-                 + (f", paying {cost} coins" if cost > 0 else
-                    f", gaining {-cost} coins" if cost < 0 else ""))
+                 + (f", paying {cost} coin{'s' if cost > 1 else ''}" if cost > 0 else
+                    f", gaining {-cost} coin{'s' if cost < -1 else ''}" if cost < 0 else ""))
         # Space action(s) first on the stack, the Lantern reward above them (it comes first).
         if s < 5:
             opts = tuple((s, i) for i, col in enumerate(self.room_tiles[s]) if col == b)
@@ -964,9 +964,11 @@ class WhiteCastleState:
             legal = getattr(self, "_legal_" + kind)(f)
             if legal == [A.DONE]:
                 self.stack.pop()
-                if (kind != "blocks" or f[2]) and not (kind == "courtier" and (f[2] or f[3])):
-                    self.log(f"{self.name(p)} cannot perform the "
-                             f"{f[5] if kind == 'blocks' else kind} action")
+                if kind == "pay":
+                    self.log(f"{self.name(p)} cannot pay for {effect_text(f[3])}")
+                elif (kind != "blocks" or f[2]) and not (kind == "courtier" and (f[2] or f[3])):
+                    self.log(f"{self.name(p)} cannot perform "
+                             f"{f[5] if kind == 'blocks' else 'the ' + kind + ' action'}")
                 return True
             return False
         if kind == "daimyo":
@@ -1193,7 +1195,7 @@ class WhiteCastleState:
         d["to_move"] = self.to_move
         d["decision"] = self.decision_text()
         d["scores"] = self.scores()
-        d["turn_order"] = self.order if self.phase != "play" else self.order
+        d["turn_order"] = self.order
         return d
 
     def determinize(self, seat: int | None, rng: Rng | random.Random) -> WhiteCastleState:
