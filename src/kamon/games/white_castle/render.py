@@ -75,12 +75,12 @@ def clans_with_counts(state: WhiteCastleState, seats: Iterable[int]) -> Text:
 
 
 def dice_on_space(state: WhiteCastleState, s: int) -> Text:
-    """The dice on a space, bottom to top, and the value the next die is compared with."""
+    """The dice on a space, top die first ("coral 1 on coral 6")."""
     stack = state.spaces[s]
     printed = state.data.printed.get(PRINTED_KEYS[s], 0)
     if not stack:
         return Text(f"empty (printed {printed})", style="dim")
-    return join([die_text(c, v) for c, v in stack], " under ")
+    return join([die_text(c, v) for c, v in reversed(stack)], " on ")
 
 
 def header(state: WhiteCastleState, seat: int | None) -> Text:

@@ -79,9 +79,10 @@ class Clan:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-compatible dict."""
-        return {"coins": self.coins, "seals": self.seals, "cp": self.cp, "res": self.res,
-                "left": self.left, "courtiers": self.courtiers, "warriors": self.warriors,
-                "card": self.card, "lantern": self.lantern, "pos": self.pos, "seq": self.seq,
+        return {"coins": self.coins, "seals": self.seals, "cp": self.cp, "res": self.res[:],
+                "left": self.left[:], "courtiers": self.courtiers[:],
+                "warriors": self.warriors[:], "card": self.card, "lantern": self.lantern[:],
+                "pos": self.pos, "seq": self.seq,
                 "domain": [list(d) if d else None for d in self.domain]}
 
     @classmethod
@@ -108,11 +109,14 @@ def _listify(x: Any) -> Any:
     return [_listify(i) for i in x] if isinstance(x, tuple | list) else x
 
 
+_NOUNS = {"coin": ("coin", "coins"), "seal": ("seal", "seals"), "cp": ("CP", "CP")}
+
+
 def effect_text(e: Effect) -> str:
     """An effect in words, for logs and action descriptions."""
     kind = e[0]
     if kind == "gain":
-        return " + ".join(f"{n} {k if k != 'cp' else 'CP'}" for k, n in e[1])
+        return " + ".join(f"{n} {_NOUNS.get(k, (k, k))[n > 1]}" for k, n in e[1])
     if kind == "choice":
         return f"{e[1]} resource{'s' if e[1] > 1 else ''} of your choice"
     if kind == "pay":
@@ -186,21 +190,25 @@ class WhiteCastleState:
         """True once round 3 has ended."""
         return self.phase == "over"
 
-    def legal_ids(self) -> list[int]:
-        """Ids of the legal actions (cached until the next apply)."""
+    def _legal_cached(self) -> list[int]:
+        """The legal ids, computed once per decision (never handed out: callers get copies)."""
         if self._legal is None:
             self._legal = self._compute_legal()
         return self._legal
 
+    def legal_ids(self) -> list[int]:
+        """Ids of the legal actions."""
+        return self._legal_cached()[:]
+
     def legal_actions(self) -> list[Action]:
         """Every legal choice now."""
         acts = A.ACTIONS
-        return [acts[i] for i in self.legal_ids()]
+        return [acts[i] for i in self._legal_cached()]
 
     def apply(self, action: Action | int) -> None:
         """Apply a legal action; IllegalAction (state untouched) otherwise."""
         aid = action if isinstance(action, int) else action.id
-        if aid not in self.legal_ids():
+        if aid not in self._legal_cached():
             raise IllegalAction(self.why_illegal(aid))
         self._legal = None
         self.history.append(aid)
@@ -422,7 +430,8 @@ class WhiteCastleState:
         return [A.GAIN[r] for r in range(3)]
 
     def _legal_checkpoint(self, f: tuple[Any, ...]) -> list[int]:
-        return [A.PAY, A.DONE]
+        # Re-checked at every decision: the seals may have been exchanged meanwhile.
+        return ([A.PAY] if self.clans[f[1]].seals >= f[3] else []) + [A.DONE]
 
     def _block(self, p: int, opt: tuple[int, int]) -> Any:
         r, i = opt
@@ -1213,34 +1222,34 @@ class WhiteCastleState:
             "game": "white-castle",
             "players": self.n,
             "seed": self.seed,
-            "options": self.options,
+            "options": dict(self.options),
             "clans": [c.to_json() for c in self.clans],
-            "bridges": self.bridges,
-            "lone_left": self.lone_left,
+            "bridges": [b[:] for b in self.bridges],
+            "lone_left": self.lone_left[:],
             "spaces": [[list(x) for x in sp] for sp in self.spaces],
-            "room_cards": self.room_cards,
+            "room_cards": self.room_cards[:],
             "room_tiles": [list(t) for t in self.room_tiles],
-            "steward_deck": self.steward_deck,
-            "diplomat_deck": self.diplomat_deck,
+            "steward_deck": self.steward_deck[:],
+            "diplomat_deck": self.diplomat_deck[:],
             "well_tiles": list(self.well_tiles),
             "daimyo_card": self.daimyo_card,
-            "daimyo_slots": self.daimyo_slots,
-            "garden_cards": self.garden_cards,
-            "garden_workers": self.garden_workers,
+            "daimyo_slots": self.daimyo_slots[:],
+            "garden_cards": self.garden_cards[:],
+            "garden_workers": [g[:] for g in self.garden_workers],
             "yard_effects": _listify(self.yard_effects),
             "round": self.round,
-            "order": self.order,
+            "order": self.order[:],
             "turn_idx": self.turn_idx,
             "phase": self.phase,
             "draft_pairs": [list(x) if x else None for x in self.draft_pairs],
             "held": list(self.held) if self.held else None,
-            "fired": self.fired,
+            "fired": self.fired[:],
             "stack": _listify(self.stack),
             "rng": self.rng.state,
-            "events": self.events,
-            "history": self.history,
+            "events": self.events[:],
+            "history": self.history[:],
             "seq_counter": self.seq_counter,
-            "placements": self.placements,
+            "placements": self.placements[:],
         }
 
     @classmethod

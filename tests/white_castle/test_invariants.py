@@ -1,0 +1,324 @@
+"""Property tests of The White Castle engine over thousands of seeded random games.
+
+Every game is played by a uniform random chooser (kamon.core.rng.Rng seeded with the
+game's seed) and checked after every single action: stores in range, the 15 workers
+and all dice conserved, a decision exists exactly until the end. At the end the
+record replays to the identical state, JSON round trips are exact (also mid-game,
+and play continued from a restored state or a clone ends identically), every
+listed legal action applies at sampled decision points, and clones are independent.
+
+Runs are parametrized by player count and chunk of seeds so `pytest -n 2` spreads them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import pytest
+
+from kamon.core.errors import IllegalAction
+from kamon.core.record import GameRecord, replay
+from kamon.core.rng import Rng
+from kamon.games.white_castle import GAME, WhiteCastleState
+from kamon.games.white_castle import actions as A
+
+PLAYER_COUNTS = (2, 3, 4)
+GAMES_PER_COUNT = 1000
+CHUNKS = 4
+CHUNK = GAMES_PER_COUNT // CHUNKS
+TOTAL_DICE = {2: 9, 3: 12, 4: 15}
+WORKERS_PER_KIND = 5
+MAX_RESOURCE = 7
+MAX_SEALS = 5
+PLACEMENTS_PER_PLAYER = 9
+MAX_PASSAGE = 20
+SCORE_KEYS = {"during_game", "coins_seals", "resources", "passage_of_time", "courtiers",
+              "warriors", "gardeners", "total"}
+# Sampled decision points: every LEGAL_SAMPLE_EVERY-th decision, every legal action is tried.
+LEGAL_SAMPLE_EVERY = 12
+
+
+def check_invariants(state: WhiteCastleState, where: str) -> None:
+    """Assert the conservation and range invariants that must hold after any action."""
+    n = state.num_players
+    dice = len(state.bridges[0]) + len(state.bridges[1]) + len(state.bridges[2])
+    for sp in state.spaces:
+        dice += len(sp)
+    if state.held is not None:
+        dice += 1
+    for p, clan in enumerate(state.clans):
+        assert clan.coins >= 0, f"{where}: seat {p} has {clan.coins} coins"
+        assert 0 <= clan.seals <= MAX_SEALS, f"{where}: seat {p} has {clan.seals} seals"
+        assert min(clan.res) >= 0 and max(clan.res) <= MAX_RESOURCE, (
+            f"{where}: seat {p} has resources {clan.res}")
+        courtiers, gardeners, warriors = clan.left
+        on_gardens = 0
+        for workers in state.garden_workers:
+            on_gardens += workers.count(p)
+        assert courtiers + len(clan.courtiers) == WORKERS_PER_KIND, (
+            f"{where}: seat {p} courtiers {clan.left} {clan.courtiers}")
+        assert gardeners + on_gardens == WORKERS_PER_KIND, (
+            f"{where}: seat {p} gardeners {clan.left}, {on_gardens} on gardens")
+        assert warriors + len(clan.warriors) == WORKERS_PER_KIND, (
+            f"{where}: seat {p} warriors {clan.left} {clan.warriors}")
+        assert min(clan.left) >= 0, f"{where}: seat {p} negative workers left {clan.left}"
+        assert 0 <= clan.pos <= MAX_PASSAGE, f"{where}: seat {p} at passage {clan.pos}"
+        assert clan.cp >= 0, f"{where}: seat {p} has {clan.cp} CP"
+        assert 0 <= state.placements[p] <= PLACEMENTS_PER_PLAYER, (
+            f"{where}: seat {p} placed {state.placements[p]} dice")
+        for d in clan.domain:
+            if d is not None:
+                dice += 1
+    assert dice == TOTAL_DICE[n], f"{where}: {dice} dice in play, expected {TOTAL_DICE[n]}"
+    assert 1 <= state.round <= 3, f"{where}: round {state.round}"
+    for b, bridge in enumerate(state.bridges):
+        assert bridge == sorted(bridge), f"{where}: bridge {b} not ascending: {bridge}"
+    over = state.is_over()
+    assert (state.to_move is None) == over, f"{where}: to_move {state.to_move}, over {over}"
+    legal = state.legal_ids()
+    if over:
+        assert legal == [], f"{where}: legal actions after the end: {legal}"
+        assert state.legal_actions() == []
+    else:
+        assert legal, f"{where}: no legal action before the end ({state.decision_text()})"
+        assert len(set(legal)) == len(legal), f"{where}: duplicate legal actions {legal}"
+
+
+def roundtrip(state: WhiteCastleState) -> WhiteCastleState:
+    """The state through real JSON text and back."""
+    return GAME.from_json(json.loads(json.dumps(state.to_json())))
+
+
+def try_every_legal_action(state: WhiteCastleState, where: str) -> None:
+    """Each listed legal action parses from its notation and applies to a clone."""
+    before = state.dumps()
+    assert all(0 <= aid < GAME.num_actions for aid in state.legal_ids())
+    for clan in state.clans:
+        assert all(0 <= loc <= 6 for loc in clan.courtiers), f"{where}: {clan.courtiers}"
+        assert all(0 <= y <= 2 for y in clan.warriors), f"{where}: {clan.warriors}"
+    for bridge in state.bridges:
+        assert all(1 <= v <= 6 for v in bridge), f"{where}: bridge {bridge}"
+    for action in state.legal_actions():
+        assert GAME.parse_action(state, action.text) == action
+        assert isinstance(state.describe(action.id), str)
+        child = state.clone()
+        child.apply(action)
+        check_invariants(child, f"{where} after trying {action.text!r}")
+        assert child.history[-1] == action.id
+    assert state.dumps() == before, f"{where}: trying actions on clones changed the original"
+
+
+@dataclass
+class Snapshot:
+    """A mid-game point: how many choices were made, the state's JSON text and a clone."""
+
+    index: int
+    text: str
+    clone: WhiteCastleState
+
+
+@dataclass
+class Run:
+    """One checked random game: the final state, every choice and mid-game snapshots."""
+
+    state: WhiteCastleState
+    choices: list[int] = field(default_factory=list)
+    snapshots: list[Snapshot] = field(default_factory=list)
+
+
+def snapshot_points(seed: int) -> set[int]:
+    """Two decision indices (varying by seed) at which a mid-game snapshot is taken."""
+    return {3 + seed % 47, 51 + seed % 53}
+
+
+def play_checked(players: int, seed: int, **options: object) -> Run:
+    """Play a seeded uniform-random game, checking invariants after every action."""
+    state = GAME.new_game(players, seed, **options)
+    rng = Rng(seed)
+    run = Run(state)
+    points = snapshot_points(seed)
+    where = f"{players}p seed {seed}"
+    check_invariants(state, f"{where} at setup")
+    while not state.is_over():
+        i = len(run.choices)
+        if i in points:
+            run.snapshots.append(Snapshot(i, state.dumps(), state.clone()))
+        if i % LEGAL_SAMPLE_EVERY == seed % LEGAL_SAMPLE_EVERY:
+            try_every_legal_action(state, f"{where} decision {i}")
+        ids = state.legal_ids()
+        aid = ids[rng.below(len(ids))]
+        run.choices.append(aid)
+        state.apply(aid)
+        check_invariants(state, f"{where} after action {i + 1} ({A.TEXTS[aid]!r})")
+    return run
+
+
+def check_final(run: Run, players: int, seed: int, options: dict[str, object]) -> None:
+    """End-of-game checks: placements, round, replay, JSON and continued play."""
+    state = run.state
+    where = f"{players}p seed {seed}"
+    assert state.is_over() and state.to_move is None
+    assert state.round == 3, f"{where}: ended in round {state.round}"
+    assert state.placements == [PLACEMENTS_PER_PLAYER] * players, (
+        f"{where}: placements {state.placements}")
+    assert state.history == run.choices
+    scores = state.scores()
+    assert len(scores) == players
+    for row in scores:
+        assert set(row) == SCORE_KEYS
+        assert row["total"] == sum(v for k, v in row.items() if k != "total")
+        assert all(v >= 0 for v in row.values())
+    winners = state.winners()
+    assert len(winners) == 1 and scores[winners[0]]["total"] == max(r["total"] for r in scores)
+    final = state.dumps()
+
+    # The record (through JSON text) replays to the identical state and scores.
+    record = GameRecord.of("white-castle", state, seed, options, GAME.action_text)
+    assert len(record.actions) == len(run.choices)
+    record = GameRecord.from_json(json.loads(record.dumps()))
+    replayed = replay(record)
+    assert replayed.dumps() == final, f"{where}: replay differs"
+    assert replayed.scores() == scores
+
+    # JSON round trip at the end is exact and stays over.
+    restored = roundtrip(state)
+    assert restored.dumps() == final
+    assert restored.is_over() and restored.legal_ids() == []
+    assert restored.scores() == scores
+
+    # Mid-game: each snapshot round-trips; play continued with the same choices from the
+    # first snapshot restored from JSON, and from the second one's clone, ends identically.
+    assert run.snapshots, f"{where}: no snapshot taken"
+    for k, snap in enumerate(run.snapshots):
+        assert snap.clone.dumps() == snap.text, f"{where}: clone changed at {snap.index}"
+        from_text = GAME.from_json(json.loads(snap.text))
+        assert from_text.dumps() == snap.text, f"{where}: round trip differs at {snap.index}"
+        resumed = from_text if k == 0 else snap.clone
+        for aid in run.choices[snap.index:]:
+            resumed.apply(aid)
+        assert resumed.dumps() == final, f"{where}: continued play from {snap.index} differs"
+    last = run.snapshots[-1]
+    assert replay(record, upto=last.index).dumps() == last.text, f"{where}: partial replay"
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_random_games_keep_invariants(players: int, chunk: int) -> None:
+    """CHUNK seeded random games per parameter: all invariants hold throughout."""
+    for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):
+        run = play_checked(players, seed)
+        check_final(run, players, seed, {})
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_first_game_setup_keeps_invariants(players: int) -> None:
+    """The first-game option (fixed Well tiles) plays to a correct end as well."""
+    for seed in range(40):
+        run = play_checked(players, seed, first_game=True)
+        assert run.state.options.get("first_game") is True
+        assert tuple(run.state.well_tiles) == run.state.data.first_game_well
+        check_final(run, players, seed, {"first_game": True})
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_clone_is_independent(players: int) -> None:
+    """Playing on and mutating a clone never changes the original (and vice versa)."""
+    rng = Rng(players)
+    for seed in range(20):
+        state = GAME.new_game(players, 500 + seed)
+        for _ in range(10 + seed * 5):
+            if state.is_over():
+                break
+            ids = state.legal_ids()
+            state.apply(ids[rng.below(len(ids))])
+        before = state.dumps()
+        legal_before = list(state.legal_ids())
+        copy = state.clone()
+        assert copy.dumps() == before
+        # Play the clone to the end, then scribble over its mutable parts.
+        while not copy.is_over():
+            ids = copy.legal_ids()
+            copy.apply(ids[rng.below(len(ids))])
+        copy.clans[0].coins += 100
+        copy.clans[0].res[0] = 99
+        copy.clans[0].courtiers.append(6)
+        copy.clans[0].warriors.append(0)
+        copy.clans[0].lantern.append("x")
+        copy.clans[0].domain[0] = (0, 6)
+        copy.bridges[0].append(6)
+        copy.spaces[0].append((0, 1))
+        copy.garden_workers[0].append(0)
+        copy.daimyo_slots[0] = 0
+        copy.room_cards[0] = "x"
+        copy.steward_deck.append("x")
+        copy.events.append("x")
+        copy.history.append(0)
+        copy.placements[0] += 1
+        copy.order.reverse()
+        copy.rng.next_u64()
+        assert state.dumps() == before, f"{players}p seed {500 + seed}: clone not independent"
+        assert state.legal_ids() == legal_before
+        # And the other way round: advancing the original leaves a fresh clone untouched.
+        if not state.is_over():
+            other = state.clone()
+            state.apply(state.legal_ids()[0])
+            assert other.dumps() == before
+
+
+def test_same_seed_same_game_different_seed_differs() -> None:
+    """Setup is a function of (players, seed): equal seeds equal states, others differ."""
+    for players in PLAYER_COUNTS:
+        a = GAME.new_game(players, 7).dumps()
+        assert GAME.new_game(players, 7).dumps() == a
+        assert GAME.new_game(players, 8).dumps() != a
+
+
+def test_illegal_ids_are_refused_at_random_points() -> None:
+    """At sampled decisions, every id not listed as legal is refused and changes nothing."""
+    rng = Rng(99)
+    for players in PLAYER_COUNTS:
+        state = GAME.new_game(players, 4242)
+        step = 0
+        while not state.is_over():
+            legal = set(state.legal_ids())
+            if step % 7 == 0:
+                before = state.dumps()
+                for aid in range(GAME.num_actions):
+                    if aid in legal:
+                        continue
+                    with pytest.raises(IllegalAction) as info:
+                        state.apply(aid)
+                    assert str(info.value), "refusal without a reason"
+                    assert state.dumps() == before, f"refused {A.TEXTS[aid]!r} changed state"
+            ids = state.legal_ids()
+            state.apply(ids[rng.below(len(ids))])
+            step += 1
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_determinize_keeps_the_public_view(players: int) -> None:
+    """A determinized copy shows every seat the same view and the same choices, leaves
+    the original alone, and plays on to a correct end."""
+    rng = Rng(1000 + players)
+    for seed in range(8):
+        state = GAME.new_game(players, 700 + seed)
+        step = 0
+        while not state.is_over():
+            if step % 23 == 5:
+                before = state.dumps()
+                seat = state.to_move
+                sample = state.determinize(seat, rng.spawn())
+                assert state.dumps() == before, "determinize changed the original"
+                for viewer in [None, *range(players)]:
+                    assert sample.view(viewer) == state.view(viewer)
+                assert sample.legal_ids() == state.legal_ids()
+                assert sorted(sample.steward_deck) == sorted(state.steward_deck)
+                assert sorted(sample.diplomat_deck) == sorted(state.diplomat_deck)
+                while not sample.is_over():
+                    ids = sample.legal_ids()
+                    sample.apply(ids[rng.below(len(ids))])
+                    check_invariants(sample, f"{players}p seed {700 + seed} determinized")
+            ids = state.legal_ids()
+            state.apply(ids[rng.below(len(ids))])
+            step += 1
