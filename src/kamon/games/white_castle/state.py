@@ -751,7 +751,8 @@ class WhiteCastleState:
                 if c.seals >= cost:
                     self.stack.append(("checkpoint", p, steps, cost))
                     break
-                self.log(f"{self.name(p)} cannot pay {cost} seals to pass the checkpoint")
+                self.log(f"{self.name(p)} cannot pay {cost} seal{'s' if cost > 1 else ''} "
+                         "to pass the checkpoint")
                 break
             c.pos += 1
             steps -= 1
@@ -975,9 +976,12 @@ class WhiteCastleState:
                 self.stack.pop()
                 if kind == "pay":
                     self.log(f"{self.name(p)} cannot pay for {effect_text(f[3])}")
-                elif (kind != "blocks" or f[2]) and not (kind == "courtier" and (f[2] or f[3])):
-                    self.log(f"{self.name(p)} cannot perform "
-                             f"{f[5] if kind == 'blocks' else 'the ' + kind + ' action'}")
+                elif kind == "blocks" and f[3]:
+                    self.log(f"{self.name(p)} can use no block of {f[5]} (a seal is needed)")
+                elif kind == "blocks":
+                    self.log(f"{self.name(p)} cannot perform {f[5]}")
+                elif not (kind == "courtier" and (f[2] or f[3])):
+                    self.log(f"{self.name(p)} cannot perform the {kind} action")
                 return True
             return False
         if kind == "daimyo":
@@ -1191,7 +1195,13 @@ class WhiteCastleState:
             src, dst = A.CLIMB_OF[aid]
             return f"{CLIMB_PEARL[A.LOC_FLOOR[dst] - A.LOC_FLOOR[src]]} pearl"
         if aid == A.PAY and f and f[0] == "checkpoint":
-            return f"pay {f[3]} seals"
+            return f"pay {f[3]} seal{'s' if f[3] > 1 else ''}"
+        if aid == A.EXCHANGE_COIN:
+            return "1 Daimyo seal → 1 coin"
+        if aid in A.EXCHANGE_RES_OF:
+            return f"2 Daimyo seals → 1 {RESOURCES[A.EXCHANGE_RES_OF[aid]]}"
+        if aid == A.DONE:
+            return "decline / finish"
         return text
 
     def view(self, seat: int | None) -> dict[str, Any]:
