@@ -354,7 +354,7 @@ class WhiteCastleState:
         f = self.stack[-1]
         kind = f[0]
         p = f[1]
-        out = getattr(self, "_legal_" + kind)(f)
+        out = _LEGAL[kind](self, f)
         c = self.clans[p]
         if c.seals:
             out.append(A.EXCHANGE_COIN)
@@ -569,7 +569,7 @@ class WhiteCastleState:
             c.res[r] += 1
             self.log(f"{self.name(p)} exchanges 2 seals for 1 {RESOURCES[r]}")
             return
-        getattr(self, "_do_" + f[0])(f, aid)
+        _DO[f[0]](self, f, aid)
 
     def _replace(self, frame: tuple[Any, ...] | None) -> None:
         """Replace the top frame (or pop it when frame is None)."""
@@ -956,6 +956,8 @@ class WhiteCastleState:
     def _auto(self, f: tuple[Any, ...]) -> bool:
         """Resolve the top frame without a decision if it needs none; True if it did."""
         kind = f[0]
+        if kind in _ALWAYS_ASK:
+            return False
         p = f[1]
         if kind == "effects":
             k = self._auto_effect(f)
@@ -971,7 +973,7 @@ class WhiteCastleState:
             self._push_effects(p, icons, "the Lantern reward")
             return True
         if kind in ("warrior", "gardener", "courtier", "blocks", "pay"):
-            legal = getattr(self, "_legal_" + kind)(f)
+            legal = _LEGAL[kind](self, f)
             if legal == [A.DONE]:
                 self.stack.pop()
                 if kind == "pay":
@@ -1307,3 +1309,12 @@ class WhiteCastleState:
     def dumps(self) -> str:
         """Canonical JSON text (for byte-identical comparisons)."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+# Frame kind -> its legal-action and apply methods (built once; no string lookups per move).
+_KINDS = ("draft", "take", "place", "effects", "choice", "checkpoint", "blocks", "outside",
+          "warrior", "gardener", "courtier", "daimyo", "row", "pay", "garden_round")
+_LEGAL = {k: getattr(WhiteCastleState, "_legal_" + k) for k in _KINDS}
+_DO = {k: getattr(WhiteCastleState, "_do_" + k) for k in _KINDS}
+# Frames that are always a real decision (never resolved by _auto).
+_ALWAYS_ASK = frozenset({"draft", "take", "place", "choice", "checkpoint", "outside", "row"})
