@@ -42,6 +42,7 @@ from rich.text import Text
 
 from kamon.agents import AGENTS, Agent, agent_seed, make_agent
 from kamon.core.errors import IllegalAction, KamonError, RecordError
+from kamon.core.overlay import load_overlay_file
 from kamon.core.protocol import Action, Game, State
 from kamon.core.record import GameRecord
 from kamon.games import GAMES, get_game
@@ -165,20 +166,8 @@ def build_options(game: Game, first_game: bool, data_overlay: Path | None) -> di
 
 
 def load_overlay(game: Game, path: Path) -> dict[str, Any]:
-    """Read a data-overlay file with the game's own loader (or as a plain JSON object)."""
-    if game.name == "white-castle":
-        from kamon.games.white_castle.data import load_overlay_file
-
-        return load_overlay_file(str(path))
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise KamonError(f"cannot read data overlay {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise KamonError(f"data overlay {path} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise KamonError(f"data overlay {path} must be a JSON object")
-    return data
+    """Read a data-overlay file (a JSON object, or one keyed by the game's name)."""
+    return load_overlay_file(str(path), game.name)
 
 
 def new_game(game: Game, players: int, seed: int, options: Mapping[str, Any]) -> State:

@@ -9,15 +9,12 @@ import pytest
 from typer.testing import CliRunner
 
 from kamon.cli import app
+from kamon.core.errors import DataError
+from kamon.core.overlay import load_overlay_file, merge_overlay
 from kamon.core.record import GameRecord, replay
 from kamon.core.rng import Rng
 from kamon.games.white_castle import GAME
-from kamon.games.white_castle.data import (
-    DataError,
-    load_data,
-    load_overlay_file,
-    merge_overlay,
-)
+from kamon.games.white_castle.data import load_data
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "white_castle"
 PACKAGED = (Path(__file__).resolve().parents[2] / "src" / "kamon" / "games" / "white_castle"
@@ -86,6 +83,12 @@ def test_overlay_from_environment_variable_is_embedded_in_the_record(
 def test_malformed_overlay_is_refused_with_a_clear_message(overlay: dict, message: str) -> None:
     with pytest.raises(DataError, match=message.replace("(", r"\(").replace(")", r"\)")):
         load_data(overlay)
+
+
+def test_overlay_file_may_be_keyed_by_game_name(tmp_path: Path) -> None:
+    f = tmp_path / "o.json"
+    f.write_text(json.dumps({"white-castle": {"gardens": {}}}))
+    assert load_overlay_file(str(f), "white-castle") == {"gardens": {}}
 
 
 def test_overlay_file_errors_are_clear(tmp_path: Path) -> None:

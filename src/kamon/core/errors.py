@@ -11,3 +11,7 @@ class IllegalAction(KamonError):
 
 class RecordError(KamonError):
     """A game record (or state JSON) that is malformed or does not replay."""
+
+
+class DataError(KamonError):
+    """A game's component data (or an overlay over it) is malformed."""

@@ -15,14 +15,14 @@ Effects become tuples so they hash, compare and copy for free:
 
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from kamon.core.errors import KamonError
+from kamon.core.errors import DataError
+from kamon.core.overlay import merge_overlay
 
 COLOURS = ("coral", "black", "white")
 RESOURCES = ("food", "iron", "pearl")
@@ -34,10 +34,6 @@ GAIN_KINDS = {"coin", "seal", "cp", "food", "iron", "pearl"}
 WEAK_CONFIDENCE = ("reconstructed", "inferred", "unknown", "one-source")
 
 Effect = tuple[Any, ...]
-
-
-class DataError(KamonError):
-    """The component data (or an overlay) is malformed."""
 
 
 @dataclass(frozen=True)
@@ -175,57 +171,10 @@ def _card(raw: dict[str, Any]) -> Card:
                 bool(raw.get("diamond", False)))
 
 
-_MERGE_KEYS = ("id", "row", "position", "slot", "space")
-_EFFECT_KEYS = {"gain", "gain_choice", "pay", "action"}
-
-
-def merge_overlay(base: Any, patch: Any) -> Any:
-    """Deep-merge `patch` over `base` (lists of keyed items merge item by item).
-
-    An effect record in the patch (gain / gain_choice / pay / action) replaces the old
-    effect whole: an owner correcting a reward means the new reward, not a mix of both.
-    """
-    if isinstance(base, dict) and isinstance(patch, dict) and not _EFFECT_KEYS & patch.keys():
-        out = dict(base)
-        for k, v in patch.items():
-            out[k] = merge_overlay(base[k], v) if k in base else copy.deepcopy(v)
-        return out
-    if isinstance(base, list) and isinstance(patch, list) and patch and all(
-            isinstance(x, dict) for x in patch):
-        key = next((k for k in _MERGE_KEYS if all(k in x for x in patch)), None)
-        if key is not None and all(isinstance(x, dict) and key in x for x in base):
-            out_list = [copy.deepcopy(x) for x in base]
-            index = {x[key]: i for i, x in enumerate(out_list)}
-            for item in patch:
-                if item[key] in index:
-                    out_list[index[item[key]]] = merge_overlay(out_list[index[item[key]]], item)
-                else:
-                    raise DataError(f"overlay names {key}={item[key]!r}, which the data "
-                                    f"does not have")
-            return out_list
-    return copy.deepcopy(patch)
-
-
 @lru_cache(maxsize=1)
 def _raw_components() -> str:
     return resources.files("kamon.games.white_castle").joinpath(
         "data/components.json").read_text(encoding="utf-8")
-
-
-def load_overlay_file(path: str) -> dict[str, Any]:
-    """Read an overlay file; a clear DataError if it is missing or not a JSON object."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except OSError as exc:
-        raise DataError(f"cannot read data overlay {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"data overlay {path} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise DataError(f"data overlay {path} must be a JSON object")
-    if "white-castle" in data and isinstance(data["white-castle"], dict):
-        data = data["white-castle"]
-    return data
 
 
 def load_data(overlay: dict[str, Any] | None = None) -> WCData:
