@@ -176,7 +176,14 @@ def test_replay_of_a_missing_file_exits_2(runner: CliRunner, tmp_path: Path) -> 
 
 @pytest.mark.parametrize("args", [["play", "chess", "--seats", "random,random"],
                                   ["simulate", "chess", "--games", "1"],
-                                  ["play", "white-castle", "--seats", "random"],
+                                  ["play", "white-castle", "--seats", "random,random,random,"
+                                   "random,random"],
+                                  ["play", "white-castle", "--seats", "random",
+                                   "--difficulty", "impossible"],
+                                  ["play", "white-castle", "--players", "3", "--seats",
+                                   "human,random"],
+                                  ["play", "white-castle", "--players", "2", "--difficulty",
+                                   "hard"],
                                   ["play", "white-castle", "--seats", "random,robot"],
                                   ["simulate", "white-castle", "--players", "2",
                                    "--agents", "random,random,random"]])
@@ -269,3 +276,26 @@ def test_board_shows_every_area() -> None:
         assert word in text, word
     assert state.decision_text() in re.sub(r"\s+", " ", text)
     assert max(len(line) for line in text.splitlines()) <= 120
+
+
+def test_solo_game_against_the_tokugawa_rival(runner: CliRunner, tmp_path: Path) -> None:
+    """`kamon play white-castle --players 1 --difficulty hard` plays to a table with the rival."""
+    path = tmp_path / "solo.json"
+    res = runner.invoke(app, ["play", "white-castle", "--players", "1", "--difficulty", "hard",
+                              "--seed", "5", "--save", str(path)], input=ENOUGH_ONES)
+    assert res.exit_code == 0, res.output
+    assert "RECONSTRUCTED" in res.output  # the setup line marks the Solitaire deck
+    assert "the rival reveals" in res.output
+    assert "Final scores" in res.output and "tokugawa" in res.output
+    assert len(totals_in(res.output)) == 2
+    record = GameRecord.load(path)
+    assert record.players == 1 and record.options["difficulty"] == "hard"
+    assert replay(record).is_over()
+
+
+def test_simulate_solo_games(runner: CliRunner) -> None:
+    """Solo simulation lists the rival as a clan of its own."""
+    res = runner.invoke(app, ["simulate", "white-castle", "--players", "1", "--difficulty",
+                              "easy", "--games", "5"])
+    assert res.exit_code == 0, res.output
+    assert "tokugawa" in res.output and "solo rival" in res.output

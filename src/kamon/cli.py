@@ -149,9 +149,14 @@ def parse_seats(text: str) -> list[str]:
 OVERLAY_ENV = "KAMON_DATA_OVERLAY"
 
 
-def build_options(game: Game, first_game: bool, data_overlay: Path | None) -> dict[str, Any]:
+def build_options(game: Game, first_game: bool, data_overlay: Path | None,
+                  difficulty: str | None = None) -> dict[str, Any]:
     """The game options from the command-line flags (only those the game has)."""
     opts: dict[str, Any] = {}
+    if difficulty is not None:
+        if "difficulty" not in game.options:
+            raise KamonError(f"{game.title} has no solo difficulty (--difficulty)")
+        opts["difficulty"] = difficulty.lower()
     if first_game:
         if "first_game" not in game.options:
             raise KamonError(f"{game.title} has no first-game setup (--first-game)")
@@ -187,7 +192,7 @@ def score_table(state: State, labels: Sequence[str], title: str = "Final scores"
     winners = state.winners()
     tb = Table(title=title, title_justify="left", show_lines=False)
     tb.add_column("Category", style="bold")
-    for p in range(state.num_players):
+    for p in range(len(scores)):  # every clan, also the solo rival (not a seat)
         head = Text.assemble(seat_text(state, p))
         if p < len(labels) and labels[p]:
             head.append(f" ({labels[p]})")
@@ -327,8 +332,14 @@ def ask_human(console: Console, game: Game, state: State, seat: int,
 @app.command()
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play, e.g. white-castle")],
-    seats: Annotated[str, typer.Option(help="one entry per player: human or an agent name")
-                     ] = "human,random,random",
+    seats: Annotated[str | None, typer.Option(
+        help="one entry per player: human or an agent name [default: human,random,random]")
+                     ] = None,
+    players: Annotated[int | None, typer.Option(
+        help="number of players: you and bots (1 = solo against the rival, where the game "
+             "has one)")] = None,
+    difficulty: Annotated[str | None, typer.Option(
+        help="solo game: easy, medium or hard")] = None,
     seed: Annotated[int | None, typer.Option(help="set-up and dice seed (random if omitted)")
                     ] = None,
     first_game: Annotated[bool, typer.Option("--first-game",
@@ -344,8 +355,12 @@ def play(
     console = _out()
     with _friendly_errors():
         game = get_game(game_name)
+        if seats is None:
+            seats = ",".join(["human"] + ["random"] * ((players or 3) - 1))
         kinds = parse_seats(seats)
-        opts = build_options(game, first_game, data_overlay)
+        if players is not None and players != len(kinds):
+            raise KamonError(f"--players {players} but --seats names {len(kinds)} seats")
+        opts = build_options(game, first_game, data_overlay, difficulty)
         if seed is None:
             seed = secrets.randbelow(2**31)
         state = new_game(game, len(kinds), seed, opts)
@@ -455,8 +470,9 @@ def sim_summary(state: State, agents: Sequence[str], results: Sequence[dict[str,
                 elapsed: float, jobs: int) -> list[Any]:
     """The tables and the closing line of a simulation."""
     n = len(results)
-    wins = [0] * state.num_players
-    totals: list[list[int]] = [[] for _ in range(state.num_players)]
+    clans = len(results[0]["scores"]) if results else state.num_players
+    wins = [0] * clans
+    totals: list[list[int]] = [[] for _ in range(clans)]
     per_cat: dict[str, list[int]] = {}
     for res in results:
         for w in res["winners"]:
@@ -468,9 +484,10 @@ def sim_summary(state: State, agents: Sequence[str], results: Sequence[dict[str,
     seats_tb = Table(title=f"Wins by seat ({n} games)", title_justify="left")
     for col in ("Seat", "Agent", "Wins", "Win %", "Mean total"):
         seats_tb.add_column(col, justify="left" if col in ("Seat", "Agent") else "right")
-    for p in range(state.num_players):
+    for p in range(clans):
         mean = sum(totals[p]) / len(totals[p]) if totals[p] else 0.0
-        seats_tb.add_row(seat_text(state, p), agents[p], str(wins[p]),
+        who = agents[p] if p < len(agents) else "solo rival"
+        seats_tb.add_row(seat_text(state, p), who, str(wins[p]),
                          f"{100 * wins[p] / n:.1f}" if n else "-", f"{mean:.1f}")
     cat_tb = Table(title="Score categories (every seat of every game)", title_justify="left")
     for col in ("Category", "Mean", "Min", "Max"):
@@ -501,6 +518,8 @@ def simulate(
                    ] = None,
     first_game: Annotated[bool, typer.Option("--first-game",
                                              help="the rulebook's first-game setup")] = False,
+    difficulty: Annotated[str | None, typer.Option(
+        help="solo game (--players 1): easy, medium or hard")] = None,
     data_overlay: Annotated[Path | None, typer.Option(
         help="JSON file correcting the component data")] = None,
 ) -> None:
@@ -519,7 +538,7 @@ def simulate(
             raise KamonError(f"--agents names {len(names)} agents for {players} players")
         for name in set(names):
             make_agent(name, 0)  # fail early on unknown names
-        opts = build_options(game, first_game, data_overlay)
+        opts = build_options(game, first_game, data_overlay, difficulty)
         probe = new_game(game, players, seed, opts)  # fails early on bad options
         console.print(Text(f"Simulating {games} games of {game.title}: {players} players "
                            f"({', '.join(names)}), seeds {seed}-{seed + games - 1}", style="bold"))

@@ -41,7 +41,7 @@ LEGAL_SAMPLE_EVERY = 12
 
 def check_invariants(state: WhiteCastleState, where: str) -> None:
     """Assert the conservation and range invariants that must hold after any action."""
-    n = state.num_players
+    n = len(state.clans)  # seats, plus the rival in the solo game
     dice = len(state.bridges[0]) + len(state.bridges[1]) + len(state.bridges[2])
     for sp in state.spaces:
         dice += len(sp)
@@ -127,8 +127,11 @@ class Run:
     snapshots: list[Snapshot] = field(default_factory=list)
 
 
-def snapshot_points(seed: int) -> set[int]:
-    """Two decision indices (varying by seed) at which a mid-game snapshot is taken."""
+def snapshot_points(seed: int, players: int = 2) -> set[int]:
+    """Two decision indices (varying by seed) at which a mid-game snapshot is taken
+    (earlier in the solo game, whose player makes only about 30-40 decisions)."""
+    if players == 1:
+        return {2 + seed % 11, 14 + seed % 13}
     return {3 + seed % 47, 51 + seed % 53}
 
 
@@ -137,7 +140,7 @@ def play_checked(players: int, seed: int, **options: object) -> Run:
     state = GAME.new_game(players, seed, **options)
     rng = Rng(seed)
     run = Run(state)
-    points = snapshot_points(seed)
+    points = snapshot_points(seed, players)
     where = f"{players}p seed {seed}"
     check_invariants(state, f"{where} at setup")
     while not state.is_over():
@@ -160,11 +163,12 @@ def check_final(run: Run, players: int, seed: int, options: dict[str, object]) -
     where = f"{players}p seed {seed}"
     assert state.is_over() and state.to_move is None
     assert state.round == 3, f"{where}: ended in round {state.round}"
-    assert state.placements == [PLACEMENTS_PER_PLAYER] * players, (
+    clans = len(state.clans)
+    assert state.placements == [PLACEMENTS_PER_PLAYER] * clans, (
         f"{where}: placements {state.placements}")
     assert state.history == run.choices
     scores = state.scores()
-    assert len(scores) == players
+    assert len(scores) == clans
     for row in scores:
         assert set(row) == SCORE_KEYS
         assert row["total"] == sum(v for k, v in row.items() if k != "total")
@@ -209,6 +213,21 @@ def test_random_games_keep_invariants(players: int, chunk: int) -> None:
     for seed in range(chunk * CHUNK, (chunk + 1) * CHUNK):
         run = play_checked(players, seed)
         check_final(run, players, seed, {})
+
+
+SOLO_GAMES_PER_DIFFICULTY = 334  # 1,002 solo games in all
+SOLO_CHUNKS = 2
+
+
+@pytest.mark.parametrize("chunk", range(SOLO_CHUNKS))
+@pytest.mark.parametrize("difficulty", ("easy", "medium", "hard"))
+def test_random_solo_games_keep_invariants(difficulty: str, chunk: int) -> None:
+    """Seeded random solo games: the same invariants, the rival never to move."""
+    size = SOLO_GAMES_PER_DIFFICULTY // SOLO_CHUNKS
+    for seed in range(chunk * size, (chunk + 1) * size):
+        run = play_checked(1, seed, difficulty=difficulty)
+        assert run.state.num_players == 1 and run.state.rival == 1
+        check_final(run, 1, seed, {"difficulty": difficulty})
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)

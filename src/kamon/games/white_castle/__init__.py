@@ -21,12 +21,13 @@ class WhiteCastleGame:
 
     name = "white-castle"
     title = "The White Castle"
-    min_players = 2
+    min_players = 1
     max_players = 4
     num_actions = A.NUM_ACTIONS
     options: Mapping[str, Any] = {
         "first_game": "use the rulebook's first-game Well tiles (coral pearl + black iron)",
         "data_overlay": "a JSON object deep-merged over the component data",
+        "difficulty": "solo game (1 player) against the Tokugawa rival: easy, medium or hard",
     }
 
     def new_game(self, players: int, seed: int, **options: Any) -> WhiteCastleState:
@@ -37,7 +38,17 @@ class WhiteCastleGame:
                              f"known: {', '.join(self.options)}")
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise ValueError(f"The White Castle is played by {self.min_players}-"
-                             f"{self.max_players} players here (got {players})")
+                             f"{self.max_players} players (1 = solo against the Tokugawa "
+                             f"rival; got {players})")
+        difficulty = options.get("difficulty")
+        if players == 1:
+            difficulty = difficulty or "medium"
+            if difficulty not in ("easy", "medium", "hard"):
+                raise ValueError(f"solo difficulty must be easy, medium or hard "
+                                 f"(got {difficulty!r})")
+            options = {**options, "difficulty": difficulty}
+        elif difficulty is not None:
+            raise ValueError("difficulty is for the solo game only (players=1)")
         overlay = options.get("data_overlay")
         if overlay is not None and not isinstance(overlay, dict):
             raise DataError("data_overlay must be a JSON object")
@@ -83,6 +94,11 @@ class WhiteCastleGame:
             lines.append("first-game setup: Well tiles coral pearl + black iron")
         if options.get("data_overlay"):
             lines.append("component data: corrected by a data overlay")
+        if options.get("difficulty"):
+            faces = sum(c.reconstructed for c in data.solo_deck.values())
+            lines.append(f"solo game against the Tokugawa rival, {options['difficulty']}; "
+                         f"Solitaire deck: {faces} of its 18 card faces are RECONSTRUCTED "
+                         "(not public text; load the real deck with a data overlay)")
         recon = [w for w in data.weak if "reconstructed" in w or "inferred" in w]
         if recon:
             lines.append(f"{len(recon)} component facts are reconstructed or inferred "

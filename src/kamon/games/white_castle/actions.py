@@ -62,6 +62,10 @@ DONE = _add("done")
 EXCHANGE_COIN = _add("exchange seal coin")
 EXCHANGE_RES = {r: _add(f"exchange seals {RESOURCES[r]}") for r in range(3)}
 
+# Solo mode: decisions the rulebook gives the solo player on the rival's behalf.
+RIVAL_ROOM = {r: _add(f"rival-room {ROOMS[r]}") for r in range(5)}
+RIVAL_GARDEN = {g: _add(f"rival-garden {GARDEN_SLOTS[g]}") for g in range(6)}
+
 TEXTS: tuple[str, ...] = tuple(_texts)
 ACTIONS: tuple[Action, ...] = tuple(Action(i, t) for i, t in enumerate(TEXTS))
 NUM_ACTIONS = len(ACTIONS)
@@ -82,3 +86,5 @@ DAIMYO_OF = {v: k for k, v in DAIMYO.items()}
 ROW_OF = {v: k for k, v in ROW.items()}
 DRAFT_OF = {v: k for k, v in DRAFT.items()}
 EXCHANGE_RES_OF = {v: k for k, v in EXCHANGE_RES.items()}
+RIVAL_ROOM_OF = {v: k for k, v in RIVAL_ROOM.items()}
+RIVAL_GARDEN_OF = {v: k for k, v in RIVAL_GARDEN.items()}

@@ -68,6 +68,26 @@ class Garden:
 
 
 @dataclass(frozen=True)
+class SoloCard:
+    """A Solitaire card: its Bridge side (which die, where it goes) and its two icons."""
+
+    id: str
+    colour: int
+    position: str
+    destination: int
+    actions: tuple[tuple[Any, ...], ...]
+    reconstructed: int  # how many of its two faces are reconstructed (0-2)
+
+
+# Main-board die spaces by data id, in the engine's space order (actions.SPACES).
+SPACE_IDS = ("steward_room_1", "steward_room_2", "steward_room_3", "diplomat_room_1",
+             "diplomat_room_2", "outside_the_walls_left", "outside_the_walls_right", "well")
+SOLO_ICONS = {"place_gardener", "place_warrior", "courtier_to_gate", "courtier_climb",
+              "gain_cp", "passage", "gain_coins"}
+POSITIONS = ("left", "center", "right")
+
+
+@dataclass(frozen=True)
 class WCData:
     """Everything the rules read, already validated."""
 
@@ -92,6 +112,8 @@ class WCData:
     printed: dict[str, int]
     dice_per_colour: dict[int, int]
     outside: tuple[tuple[int, ...], ...]
+    solo_deck: dict[str, SoloCard]
+    solo_difficulty: dict[str, tuple[int, int, int]]
     weak: tuple[str, ...] = field(default=())
 
     def card(self, card_id: str) -> Card:
@@ -171,10 +193,14 @@ def _card(raw: dict[str, Any]) -> Card:
                 bool(raw.get("diamond", False)))
 
 
-@lru_cache(maxsize=1)
-def _raw_components() -> str:
+@lru_cache(maxsize=2)
+def _package_text(name: str) -> str:
     return resources.files("kamon.games.white_castle").joinpath(
-        "data/components.json").read_text(encoding="utf-8")
+        f"data/{name}").read_text(encoding="utf-8")
+
+
+def _raw_components() -> str:
+    return _package_text("components.json")
 
 
 def load_data(overlay: dict[str, Any] | None = None) -> WCData:
@@ -186,6 +212,10 @@ def load_data(overlay: dict[str, Any] | None = None) -> WCData:
 @lru_cache(maxsize=16)
 def _load_cached(overlay_key: str) -> WCData:
     raw = json.loads(_raw_components())
+    cards = raw.get("solo", {}).get("cards")
+    if isinstance(cards, dict) and cards.get("contents") is None:
+        # The fact sheet has no Solitaire card text; kamon ships a reconstructed deck.
+        cards["contents"] = json.loads(_package_text("solo_deck.json"))["cards"]
     if overlay_key:
         raw = merge_overlay(raw, json.loads(overlay_key))
     try:
@@ -293,6 +323,10 @@ def _build(raw: dict[str, Any]) -> WCData:
         if any(k not in WORKERS for k in kinds):
             raise DataError(f"{sp['id']}: choose_one_of must name worker actions")
         outside.append(tuple(WORKERS.index(k) for k in kinds))
+    solo_deck = parse_solo_deck(raw["solo"]["cards"]["contents"])
+    solo_difficulty = {
+        k: (int(v["cp"]), int(v["heron_position"]), int(v["passage_of_time"]))
+        for k, v in raw["solo"]["setup"]["difficulty"].items()}
     weak: list[str] = []
     _weak_items(raw, "", weak)
     return WCData(
@@ -305,4 +339,68 @@ def _build(raw: dict[str, Any]) -> WCData:
         yard_faces=tuple(tuple(s["face_up"] for s in y["tile_slots"]) for y in yards),
         yard_tiles=yard_tiles, gardens=gardens, domain_visible=domain_visible,
         domain_cells=domain_cells, passage_cp=passage_cp, checkpoints=checkpoints,
-        printed=printed, dice_per_colour=dpc, outside=tuple(outside), weak=tuple(weak))
+        printed=printed, dice_per_colour=dpc, outside=tuple(outside), solo_deck=solo_deck,
+        solo_difficulty=solo_difficulty, weak=tuple(weak))
+
+
+def _solo_action(raw: Any, where: str) -> tuple[Any, ...]:
+    """One Solitaire icon as a tuple: (icon, parameter?)."""
+    if not isinstance(raw, dict) or raw.get("icon") not in SOLO_ICONS:
+        raise DataError(f"{where}: an icon must be one of {sorted(SOLO_ICONS)}, got {raw!r}")
+    icon = raw["icon"]
+    if icon == "place_gardener":
+        if raw.get("garden") not in ("plant", "stone", "any"):
+            raise DataError(f"{where}: place_gardener needs garden plant|stone|any")
+        return ("gardener", raw["garden"])
+    if icon == "place_warrior":
+        if raw.get("yard_iron") not in (1, 3, 5):
+            raise DataError(f"{where}: place_warrior needs yard_iron 1, 3 or 5")
+        return ("warrior", raw["yard_iron"])
+    if icon == "courtier_to_gate":
+        return ("gate",)
+    if icon == "courtier_climb":
+        if raw.get("levels") not in (1, 2):
+            raise DataError(f"{where}: courtier_climb needs levels 1 or 2")
+        return ("climb", raw["levels"])
+    n = raw.get("n")
+    if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+        raise DataError(f"{where}: {icon} needs a positive integer n")
+    return ({"gain_cp": "cp", "passage": "passage", "gain_coins": "coins"}[icon], n)
+
+
+def parse_solo_deck(raw: Any) -> dict[str, SoloCard]:
+    """Validate the 9 Solitaire cards: every colour+position pair once, known spaces, icons."""
+    if not isinstance(raw, list) or len(raw) != 9:
+        raise DataError("the Solitaire deck (solo.cards.contents) must list 9 cards")
+    deck: dict[str, SoloCard] = {}
+    pairs: set[tuple[str, str]] = set()
+    for i, card in enumerate(raw):
+        if not isinstance(card, dict) or not isinstance(card.get("id"), str):
+            raise DataError(f"Solitaire card {i + 1}: needs an 'id'")
+        cid = card["id"]
+        bridge = card.get("bridge_side")
+        if not isinstance(bridge, dict):
+            raise DataError(f"{cid}: needs a 'bridge_side' object")
+        colour, position, dest = (bridge.get("die_colour"), bridge.get("bridge_position"),
+                                  bridge.get("destination"))
+        if colour not in COLOURS:
+            raise DataError(f"{cid}: bridge_side.die_colour must be one of {COLOURS}")
+        if position not in POSITIONS:
+            raise DataError(f"{cid}: bridge_side.bridge_position must be one of {POSITIONS}")
+        if dest not in SPACE_IDS:
+            raise DataError(f"{cid}: bridge_side.destination must be a main-board space "
+                            f"({', '.join(SPACE_IDS)}), got {dest!r}")
+        if (colour, position) in pairs:
+            raise DataError(f"{cid}: the pair {colour} {position} is already on another card "
+                            "(each of the 9 colour+position pairs appears once)")
+        pairs.add((colour, position))
+        side = card.get("action_side")
+        acts = side.get("actions") if isinstance(side, dict) else None
+        if not isinstance(acts, list) or not 1 <= len(acts) <= 2:
+            raise DataError(f"{cid}: action_side.actions must list 1 or 2 icons")
+        recon = sum(1 for part in (bridge, side) if isinstance(part, dict)
+                    and "reconstructed" in str(part.get("confidence", "")))
+        deck[cid] = SoloCard(cid, COLOURS.index(colour), position, SPACE_IDS.index(dest),
+                             tuple(_solo_action(a, f"{cid} action {k + 1}")
+                                   for k, a in enumerate(acts)), recon)
+    return deck

@@ -92,7 +92,7 @@ def header(state: WhiteCastleState, seat: int | None) -> Text:
         t.append(" · you are ")
         t.append_text(clan_text(state, seat))
     t.append("\nTurn order: ")
-    current = state.order[state.turn_idx % state.num_players] if state.phase == "play" else None
+    current = state.order[state.turn_idx % len(state.clans)] if state.phase == "play" else None
     t.append_text(join([clan_text(state, q, "") if q != current else
                         Text("▶ ").append_text(clan_text(state, q)) for q in state.order], " → "))
     t.append(f"   (steward deck {len(state.steward_deck)}, "
@@ -218,7 +218,7 @@ def passage_line(state: WhiteCastleState) -> Text:
     d = state.data
     t = Text("Passage of Time: ", style="bold")
     parts = [Text.assemble(clan_text(state, p), f" {state.clans[p].pos}")
-             for p in sorted(range(state.num_players), key=lambda q: -state.clans[q].pos)]
+             for p in sorted(range(len(state.clans)), key=lambda q: -state.clans[q].pos)]
     t.append_text(join(parts, ", "))
     cps = sorted(d.checkpoints.items())
     t.append(f"   (pay {'/'.join(str(c) for _, c in cps)} seals to enter "
@@ -245,18 +245,23 @@ def clans_table(state: WhiteCastleState, seat: int | None) -> Table:
                box=box.SIMPLE_HEAD, title_justify="left", padding=(0, 1), show_edge=False,
                expand=True)
     tb.add_column("", style="bold", no_wrap=True, max_width=20)
-    for p in range(state.num_players):
-        tb.add_column(clan_text(state, p, " (you)" if p == seat else ""), ratio=1)
+    for p in range(len(state.clans)):
+        tag = " (you)" if p == seat else " (solo rival)" if p == state.rival else ""
+        tb.add_column(clan_text(state, p, tag), ratio=1)
     scores = state.scores()
-    cols = range(state.num_players)
+    cols = range(len(state.clans))
+    rival = state.rival
 
     def row(label: str, cells: Iterable[Text | str]) -> None:
         """Add one labelled row with a cell per clan."""
         tb.add_row(label, *cells)
 
-    row("Coins / seals", (f"{state.clans[p].coins} / {state.clans[p].seals}" for p in cols))
+    row("Coins / seals", (f"{state.clans[p].coins} / {state.clans[p].seals}" if p != rival
+                          else f"{state.clans[p].coins} (turned into CP each round)"
+                          for p in cols))
     row("CP now / if ended", (f"{state.clans[p].cp} / {scores[p]['total']}" for p in cols))
-    row("Food / iron / pearl", (" / ".join(str(x) for x in state.clans[p].res) for p in cols))
+    row("Food / iron / pearl", (" / ".join(str(x) for x in state.clans[p].res) if p != rival
+                                else "never gains resources" for p in cols))
     row("Passage of Time", (f"{state.clans[p].pos} · season {state.season(state.clans[p].pos)} "
                             f"· {state.data.passage_cp[state.clans[p].pos]} CP" for p in cols))
     for b, colour in enumerate(COLOURS):
@@ -264,11 +269,17 @@ def clans_table(state: WhiteCastleState, seat: int | None) -> Table:
         for p in cols:
             clan = state.clans[p]
             die = clan.domain[b]
+            if p == rival:
+                cells.append(Text(f"{clan.left[b]} {ROW_WORKERS[b]} left"))
+                continue
             cells.append(Text(f"{clan.left[b]} {ROW_WORKERS[b]} · ").append_text(
                 die_text(*die) if die else Text("no die", style="dim")))
         row(f"{ROWS[b].capitalize()} row ({colour})", cells)
-    row("Action card", (card_text(state, state.clans[p].card) for p in cols))
-    row("Lantern area", (Text(effects_text(state.lantern_icons(p))) for p in cols))
+    row("Action card", (card_text(state, state.clans[p].card) if p != rival else
+                        Text(f"Solitaire deck: {len(state.solo_deck)} cards, order hidden",
+                             style="italic") for p in cols))
+    row("Lantern area", (Text(effects_text(state.lantern_icons(p))) if p != rival else
+                         Text("—", style="dim") for p in cols))
     return tb
 
 

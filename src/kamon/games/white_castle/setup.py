@@ -95,10 +95,18 @@ def _shuffled(rng: Rng, items: list[int]) -> list[int]:
 
 
 def new_state(data: WCData, players: int, seed: int, options: dict[str, Any]) -> WhiteCastleState:
-    """A new game, at the first decision (the first starting-pair pick)."""
+    """A new game, at the first decision (the first starting-pair pick).
+
+    players == 1 is the solo game against the Tokugawa rival: a 2-player setup in which
+    clan 1 is the rival (options["difficulty"]: easy, medium or hard).
+    """
     rng = Rng(seed)
     s = WhiteCastleState.__new__(WhiteCastleState)
     s.data = data
+    solo_game = players == 1
+    players = 2 if solo_game else players
+    s.rival = 1 if solo_game else None
+    s.discarded = []
     s.n = players
     s.seed = seed
     s.options = options
@@ -146,13 +154,15 @@ def new_state(data: WCData, players: int, seed: int, options: dict[str, Any]) ->
         s.clans[p].seq = players - rank  # top of the stack (first player) highest
     s.seq_counter = players
     s.placements = [0] * players
+    s.solo_deck = []
     # Starting pairs (step 12): players + 1 resource cards, a random action card under each.
     resources = sorted(data.start_resources)
     rng.shuffle(resources)
     action_cards = [cid for cid in sorted(data.start_actions)
                     for _ in range(data.start_action_copies[cid])]
     rng.shuffle(action_cards)
-    s.draft_pairs = [(resources[i], action_cards[i]) for i in range(players + 1)]
+    s.draft_pairs = [] if solo_game else [(resources[i], action_cards[i])
+                                          for i in range(players + 1)]
     s.phase = "draft"
     s.turn_idx = 0
     s.fired = []
@@ -163,5 +173,43 @@ def new_state(data: WCData, players: int, seed: int, options: dict[str, Any]) ->
         + ", ".join(s.name(p) for p in s.order) + "; castle "
         + ", ".join(s.room_cards) + f"; Daimyo {s.daimyo_card}; Well tiles "
         + " + ".join(s.well_tiles))
+    if solo_game:
+        _solo_setup(s, data, rng, str(options.get("difficulty", "medium")))
     s._advance()
     return s
+
+
+def _solo_setup(s: WhiteCastleState, data: WCData, rng: Rng, difficulty: str) -> None:
+    """Solo changes: a random starting pair for the player; the rival's CP, heron and
+    Passage of Time by difficulty; the Solitaire deck shuffled."""
+    cp, heron, passage = data.solo_difficulty[difficulty]
+    human, rival = 0, 1
+    s.order = [rival, human] if heron == 1 else [human, rival]
+    rc = s.clans[rival]
+    rc.cp = cp
+    rc.pos = passage
+    for rank, p in enumerate(s.order):
+        s.clans[p].seq = 2 - rank
+    resources = sorted(data.start_resources)
+    rng.shuffle(resources)
+    action_cards = [cid for cid in sorted(data.start_actions)
+                    for _ in range(data.start_action_copies[cid])]
+    rng.shuffle(action_cards)
+    s.draft_pairs = []
+    s.solo_deck = sorted(data.solo_deck)
+    rng.shuffle(s.solo_deck)
+    c = s.clans[human]
+    c.card = action_cards[0]
+    on_take, decree, _ = data.start_resources[resources[0]]
+    c.lantern.append(resources[0])
+    if decree:
+        c.lantern.append(decree)
+    recon = sum(card.reconstructed for card in data.solo_deck.values())
+    s.events.append(f"solo game, {difficulty}: the Tokugawa rival starts with {cp} CP, "
+                    f"{'first' if heron == 1 else 'second'} in turn order, at {passage} on the "
+                    f"Passage of Time; Solitaire deck: {recon} of its 18 card faces are "
+                    "RECONSTRUCTED (not public text)")
+    s.events.append(f"blue draws {resources[0]} with {action_cards[0]}"
+                    + (f" and {decree}" if decree else ""))
+    if on_take:
+        s.stack.append(("effects", human, tuple(on_take), resources[0]))

@@ -28,6 +28,7 @@ from kamon.core.errors import IllegalAction, RecordError
 from kamon.core.protocol import Action
 from kamon.core.rng import Rng
 from kamon.games.white_castle import actions as A
+from kamon.games.white_castle import solo
 from kamon.games.white_castle.data import COLOURS, RESOURCES, ROWS, WORKERS, Effect, WCData
 
 CLANS = ("blue", "yellow", "red", "green")
@@ -139,7 +140,7 @@ class WhiteCastleState:
                  "daimyo_slots", "garden_cards", "garden_workers", "yard_effects", "round",
                  "order", "turn_idx", "phase", "draft_pairs", "held", "fired", "stack",
                  "rng", "events", "history", "seq_counter", "options", "seed", "_legal",
-                 "placements")
+                 "placements", "rival", "solo_deck", "discarded")
 
     data: WCData
     n: int
@@ -173,13 +174,21 @@ class WhiteCastleState:
     seed: int
     _legal: list[int] | None
     placements: list[int]
+    rival: int | None  # the Tokugawa rival's clan in the solo game (never to move)
+    solo_deck: list[str]  # Solitaire cards, top first (hidden order)
+    discarded: list[str]  # castle cards the rival's courtiers removed from the game
 
     # ----------------------------------------------------------------- protocol
 
     @property
     def num_players(self) -> int:
-        """Number of seats."""
-        return self.n
+        """Number of seats that decide (the solo rival is a clan but not a seat)."""
+        return 1 if self.rival is not None else self.n
+
+    @property
+    def human(self) -> int:
+        """The solo player's seat (0)."""
+        return 0
 
     @property
     def to_move(self) -> int | None:
@@ -250,12 +259,17 @@ class WhiteCastleState:
         s.seed = self.seed
         s._legal = self._legal
         s.placements = self.placements[:]
+        s.rival = self.rival
+        s.solo_deck = self.solo_deck[:]
+        s.discarded = self.discarded[:]
         return s
 
     # ------------------------------------------------------------ small helpers
 
     def name(self, p: int) -> str:
-        """A seat's clan colour (for logs)."""
+        """A seat's clan colour (for logs); the solo rival is the Tokugawa clan."""
+        if p == self.rival:
+            return solo.RIVAL_NAME
         return CLANS[p] if p < len(CLANS) else f"seat{p + 1}"
 
     def log(self, text: str) -> None:
@@ -512,6 +526,20 @@ class WhiteCastleState:
     def _legal_garden_round(self, f: tuple[Any, ...]) -> list[int]:
         return [A.GARDEN[g] for g in sorted(set(f[2]))]
 
+    def _legal_rival_room(self, f: tuple[Any, ...]) -> list[int]:
+        return [A.RIVAL_ROOM[r] for r in range(5) if A.LOC_FLOOR[r + 1] == f[2]]
+
+    def _legal_rival_garden(self, f: tuple[Any, ...]) -> list[int]:
+        return [A.RIVAL_GARDEN[g] for g in f[2]]
+
+    def _do_rival_room(self, f: tuple[Any, ...], aid: int) -> None:
+        self.stack.pop()
+        solo.move_to_room(self, f[3], A.RIVAL_ROOM_OF[aid])
+
+    def _do_rival_garden(self, f: tuple[Any, ...], aid: int) -> None:
+        self.stack.pop()
+        solo.place_gardener(self, A.RIVAL_GARDEN_OF[aid])
+
     def why_illegal(self, aid: int) -> str:
         """A message saying why an action id is not legal now."""
         if not 0 <= aid < A.NUM_ACTIONS:
@@ -747,7 +775,7 @@ class WhiteCastleState:
         start = c.pos
         while steps > 0 and c.pos < MAX_PASSAGE:
             cost = self.data.checkpoints.get(c.pos + 1)
-            if cost:
+            if cost and p != self.rival:  # the rival never pays: it passes checkpoints free
                 if c.seals >= cost:
                     self.stack.append(("checkpoint", p, steps, cost))
                     break
@@ -997,6 +1025,17 @@ class WhiteCastleState:
                 self._do_garden_round(f, A.GARDEN[f[2][0]])
                 return True
             return False
+        if kind == "rival_turn":
+            self.stack.pop()
+            icons = solo.rival_turn(self)
+            if icons:
+                self.stack.append(("rival_actions", p, icons))
+            return True
+        if kind == "rival_actions":
+            icons = f[2]
+            self._replace(("rival_actions", p, icons[1:]) if len(icons) > 1 else None)
+            solo.rival_icon(self, icons[0])
+            return True
         return False
 
     def _advance(self) -> None:
@@ -1013,7 +1052,7 @@ class WhiteCastleState:
         """The stack is empty: start the next draft pick, turn, round or the end."""
         if self.phase == "draft":
             picked = sum(1 for c in self.clans if c.card is not None)
-            if picked < self.n:
+            if picked < self.n and self.rival is None:
                 self.stack.append(("draft", self.order[self.n - 1 - picked]))
                 return True
             self.phase = "play"
@@ -1034,7 +1073,10 @@ class WhiteCastleState:
     def _start_turn(self) -> None:
         p = self.order[self.turn_idx % self.n]
         self.fired = []
-        self.stack.append(("take", p))
+        if p == self.rival:
+            self.stack.append(("rival_turn", self.human))
+        else:
+            self.stack.append(("take", p))
 
     def turn_order_now(self) -> list[int]:
         """Turn order by the Passage of Time: farthest first, ties: top of the stack first."""
@@ -1044,6 +1086,8 @@ class WhiteCastleState:
         self.order = self.turn_order_now()
         self.log(f"end of round {self.round}; turn order: "
                  + ", ".join(self.name(q) for q in self.order))
+        if self.rival is not None:
+            solo.round_end(self)
         if self.round >= 3:
             self.phase = "over"
             sc = self.scores()
@@ -1055,7 +1099,11 @@ class WhiteCastleState:
         for g in range(6):
             if self.bridges[g // 2]:
                 for q in self.garden_workers[g]:
-                    acts[q].append(g)
+                    if q != self.rival:
+                        acts[q].append(g)
+        if self.rival is not None:
+            solo.garden_points(self)
+            self.rng.shuffle(self.solo_deck)
         for q in reversed(self.order):
             if acts[q]:
                 self.stack.append(("garden_round", q, tuple(acts[q])))
@@ -1083,12 +1131,14 @@ class WhiteCastleState:
         """Per seat: clan points by category and 'total' (final once the game is over)."""
         d = self.data
         out = []
-        for c in self.clans:
+        for q, c in enumerate(self.clans):
             inside = sum(1 for loc in c.courtiers if loc > 0)
+            stores = q != self.rival  # the rival's coins were scored each round
             row = {
                 "during_game": c.cp,
-                "coins_seals": (c.coins + c.seals) // 5,
-                "resources": sum(2 if r >= 7 else 1 if r >= 3 else 0 for r in c.res),
+                "coins_seals": (c.coins + c.seals) // 5 if stores else 0,
+                "resources": sum(2 if r >= 7 else 1 if r >= 3 else 0 for r in c.res)
+                if stores else 0,
                 "passage_of_time": d.passage_cp[c.pos],
                 "courtiers": sum(COURTIER_CP[loc] for loc in c.courtiers),
                 "warriors": sum(d.yard_values[y] for y in c.warriors) * inside,
@@ -1148,6 +1198,11 @@ class WhiteCastleState:
             return f"{who} may pay for {effect_text(f[3])}"
         if kind == "garden_round":
             return f"{who} chooses which gardener activates next"
+        if kind == "rival_room":
+            return (f"{who} chooses the room on floor {f[2]} the rival's courtier climbs to "
+                    "(its card is discarded)")
+        if kind == "rival_garden":
+            return f"{who} chooses which of the tied gardens gets the rival's gardener"
         return f"{who} places a {kind}"
 
     def describe(self, aid: int) -> str:
@@ -1198,6 +1253,11 @@ class WhiteCastleState:
             return f"{CLIMB_PEARL[A.LOC_FLOOR[dst] - A.LOC_FLOOR[src]]} pearl"
         if aid == A.PAY and f and f[0] == "checkpoint":
             return f"pay {f[3]} seal{'s' if f[3] > 1 else ''}"
+        if aid in A.RIVAL_ROOM_OF:
+            return f"discard {self.room_cards[A.RIVAL_ROOM_OF[aid]]} from the castle"
+        if aid in A.RIVAL_GARDEN_OF:
+            g = d.gardens[self.garden_cards[A.RIVAL_GARDEN_OF[aid]]]
+            return f"{g.id}: {g.cp} CP"
         if aid == A.EXCHANGE_COIN:
             return "1 Daimyo seal → 1 coin"
         if aid in A.EXCHANGE_RES_OF:
@@ -1212,6 +1272,7 @@ class WhiteCastleState:
         d.pop("rng")
         d["steward_deck"] = len(self.steward_deck)
         d["diplomat_deck"] = len(self.diplomat_deck)
+        d["solo_deck"] = len(self.solo_deck)
         d["seat"] = seat
         d["to_move"] = self.to_move
         d["decision"] = self.decision_text()
@@ -1224,6 +1285,7 @@ class WhiteCastleState:
         s = self.clone()
         rng.shuffle(s.steward_deck)
         rng.shuffle(s.diplomat_deck)
+        rng.shuffle(s.solo_deck)
         s.rng = Rng(rng.randint(0, (1 << 63) - 1) if isinstance(rng, Rng) else
                     rng.getrandbits(63))
         return s
@@ -1262,6 +1324,9 @@ class WhiteCastleState:
             "history": self.history[:],
             "seq_counter": self.seq_counter,
             "placements": self.placements[:],
+            "rival": self.rival,
+            "solo_deck": self.solo_deck[:],
+            "discarded": self.discarded[:],
         }
 
     @classmethod
@@ -1301,6 +1366,9 @@ class WhiteCastleState:
             s.history = [int(x) for x in d["history"]]
             s.seq_counter = int(d["seq_counter"])
             s.placements = [int(x) for x in d["placements"]]
+            s.rival = None if d["rival"] is None else int(d["rival"])
+            s.solo_deck = [str(x) for x in d["solo_deck"]]
+            s.discarded = [str(x) for x in d["discarded"]]
             s._legal = None
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise RecordError(f"not a White Castle state: {type(exc).__name__}: {exc}") from None
@@ -1313,8 +1381,10 @@ class WhiteCastleState:
 
 # Frame kind -> its legal-action and apply methods (built once; no string lookups per move).
 _KINDS = ("draft", "take", "place", "effects", "choice", "checkpoint", "blocks", "outside",
-          "warrior", "gardener", "courtier", "daimyo", "row", "pay", "garden_round")
+          "warrior", "gardener", "courtier", "daimyo", "row", "pay", "garden_round",
+          "rival_room", "rival_garden")
 _LEGAL = {k: getattr(WhiteCastleState, "_legal_" + k) for k in _KINDS}
 _DO = {k: getattr(WhiteCastleState, "_do_" + k) for k in _KINDS}
 # Frames that are always a real decision (never resolved by _auto).
-_ALWAYS_ASK = frozenset({"draft", "take", "place", "choice", "checkpoint", "outside", "row"})
+_ALWAYS_ASK = frozenset({"draft", "take", "place", "choice", "checkpoint", "outside", "row",
+                         "rival_room", "rival_garden"})
