@@ -1233,8 +1233,9 @@ class WhiteCastleState:
             cost = 6 - self.held[1] if s == A.SP_DOMAIN else self.space_cost(s, self.held[1])
             if cost is None:
                 return text
-            return f"pay {cost} coins" if cost > 0 else (
-                f"gain {-cost} coins" if cost < 0 else "no coins")
+            n = abs(cost)
+            coins = f"{n} coin{'s' if n != 1 else ''}"
+            return f"pay {coins}" if cost > 0 else f"gain {coins}" if cost < 0 else "no coins"
         if aid in A.TAKE_OF:
             b, end = A.TAKE_OF[aid]
             dice = self.bridges[b]
