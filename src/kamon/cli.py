@@ -50,7 +50,8 @@ from kamon.games import GAMES, get_game
 HUMAN = "human"
 MAX_DECISIONS = 100_000  # a game that needs more is stuck: report it instead of looping
 SEAT_STYLE = {"blue": "bold dodger_blue1", "yellow": "bold yellow", "red": "bold red",
-              "green": "bold green"}
+              "green": "bold green", "orange": "bold dark_orange", "teal": "bold cyan",
+              "pink": "bold hot_pink"}
 CATEGORY_LABELS = {
     "during_game": "CP scored during the game",
     "coins_seals": "coins + seals (1 CP per 5)",
@@ -150,9 +151,20 @@ OVERLAY_ENV = "KAMON_DATA_OVERLAY"
 
 
 def build_options(game: Game, first_game: bool, data_overlay: Path | None,
-                  difficulty: str | None = None) -> dict[str, Any]:
+                  difficulty: str | None = None, expert: bool = False,
+                  emperor_side: str | None = None, variant: str | None = None
+                  ) -> dict[str, Any]:
     """The game options from the command-line flags (only those the game has)."""
     opts: dict[str, Any] = {}
+    for flag, key, value in (("--expert", "expert", True if expert else None),
+                             ("--emperor-side", "emperor_side",
+                              emperor_side.strip().upper() if emperor_side else None),
+                             ("--variant", "variant", variant.strip().lower() if variant
+                              else None)):
+        if value is not None:
+            if key not in game.options:
+                raise KamonError(f"{game.title} has no option {flag}")
+            opts[key] = value
     if difficulty is not None:
         if "difficulty" not in game.options:
             raise KamonError(f"{game.title} has no solo difficulty (--difficulty)")
@@ -177,9 +189,12 @@ def load_overlay(game: Game, path: Path) -> dict[str, Any]:
 
 def new_game(game: Game, players: int, seed: int, options: Mapping[str, Any]) -> State:
     """Set a game up, turning a bad player count or option into a KamonError."""
-    if not game.min_players <= players <= game.max_players:
-        raise KamonError(f"{game.title} takes {game.min_players}-{game.max_players} players, "
-                         f"got {players}")
+    if not game.min_players <= players <= game.max_players and "variant" not in options:
+        counts = (str(game.min_players) if game.min_players == game.max_players
+                  else f"{game.min_players}-{game.max_players}")
+        raise KamonError(f"{game.title} takes {counts} players, got {players}"
+                         + (" (a variant may allow others: --variant)"
+                            if "variant" in game.options else ""))
     try:
         return game.new_game(players, seed, **options)
     except (TypeError, ValueError) as exc:
@@ -221,8 +236,10 @@ def winner_line(state: State) -> Text:
         t.append_text(seat_text(state, w))
     t.append(f" with {scores[winners[0]]['total']} points")
     totals = [s["total"] for s in scores]
-    if totals.count(max(totals)) > 1:
-        t.append(" (tie broken by the final turn order)", style="dim")
+    if len(winners) > 1:
+        t.append(" (shared victory)", style="dim")
+    elif totals.count(max(totals)) > 1:
+        t.append(" (tie broken by the rules' tie-breaker)", style="dim")
     return t
 
 
@@ -344,6 +361,13 @@ def play(
                     ] = None,
     first_game: Annotated[bool, typer.Option("--first-game",
                                              help="the rulebook's first-game setup")] = False,
+    expert: Annotated[bool, typer.Option("--expert", help="the Expert game (I, Clansman)")
+                      ] = False,
+    emperor_side: Annotated[str | None, typer.Option(
+        "--emperor-side", help="Expert game: side of the Emperor cards, A or B")] = None,
+    variant: Annotated[str | None, typer.Option(
+        help="an optional variant, e.g. small-table (I, Clansman, unofficial 2-3 players)")
+                       ] = None,
     data_overlay: Annotated[Path | None, typer.Option(
         help="JSON file correcting the component data (also: KAMON_DATA_OVERLAY)")] = None,
     save: Annotated[Path | None, typer.Option(help="write the game record to this file")
@@ -356,11 +380,12 @@ def play(
     with _friendly_errors():
         game = get_game(game_name)
         if seats is None:
-            seats = ",".join(["human"] + ["random"] * ((players or 3) - 1))
+            seats = ",".join(["human"] + ["random"] * ((players or max(3, game.min_players)) - 1))
         kinds = parse_seats(seats)
         if players is not None and players != len(kinds):
             raise KamonError(f"--players {players} but --seats names {len(kinds)} seats")
-        opts = build_options(game, first_game, data_overlay, difficulty)
+        opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
+                             variant)
         if seed is None:
             seed = secrets.randbelow(2**31)
         state = new_game(game, len(kinds), seed, opts)
@@ -518,6 +543,13 @@ def simulate(
                    ] = None,
     first_game: Annotated[bool, typer.Option("--first-game",
                                              help="the rulebook's first-game setup")] = False,
+    expert: Annotated[bool, typer.Option("--expert", help="the Expert game (I, Clansman)")
+                      ] = False,
+    emperor_side: Annotated[str | None, typer.Option(
+        "--emperor-side", help="Expert game: side of the Emperor cards, A or B")] = None,
+    variant: Annotated[str | None, typer.Option(
+        help="an optional variant, e.g. small-table (I, Clansman, unofficial 2-3 players)")
+                       ] = None,
     difficulty: Annotated[str | None, typer.Option(
         help="solo game (--players 1): easy, medium or hard")] = None,
     data_overlay: Annotated[Path | None, typer.Option(
@@ -538,7 +570,8 @@ def simulate(
             raise KamonError(f"--agents names {len(names)} agents for {players} players")
         for name in set(names):
             make_agent(name, 0)  # fail early on unknown names
-        opts = build_options(game, first_game, data_overlay, difficulty)
+        opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
+                             variant)
         probe = new_game(game, players, seed, opts)  # fails early on bad options
         console.print(Text(f"Simulating {games} games of {game.title}: {players} players "
                            f"({', '.join(names)}), seeds {seed}-{seed + games - 1}", style="bold"))
@@ -704,9 +737,11 @@ def list_games() -> None:
     with _friendly_errors():
         for name in sorted(GAMES):
             game = get_game(name)
+            counts = (str(game.min_players) if game.min_players == game.max_players
+                      else f"{game.min_players}-{game.max_players}")
             console.print(Text.assemble(
-                (name, "bold"), f"  {game.title}, {game.min_players}-{game.max_players} "
-                f"players; options: {', '.join(game.options) or 'none'}"))
+                (name, "bold"), f"  {game.title}, {counts} players; "
+                f"options: {', '.join(game.options) or 'none'}"))
 
 
 def main() -> None:

@@ -118,6 +118,7 @@ def test_view_hides_castle_deck_order_and_the_rng() -> None:
         assert v["steward_deck"] == len(s.steward_deck)
         assert v["diplomat_deck"] == len(s.diplomat_deck)
         assert "rng" not in v
+        assert "seed" not in v  # the seed would let a viewer recompute every shuffle
         text = json.dumps(v)
         # No card still in a deck is named anywhere in the view.
         for cid in s.steward_deck + s.diplomat_deck:

@@ -9,9 +9,11 @@ from kamon.core.protocol import Game
 
 GAMES: dict[str, str] = {
     "white-castle": "kamon.games.white_castle",
+    "clansman": "kamon.games.clansman",
 }
 
-ALIASES: dict[str, str] = {"white_castle": "white-castle", "wc": "white-castle"}
+ALIASES: dict[str, str] = {"white_castle": "white-castle", "wc": "white-castle",
+                           "i-clansman": "clansman", "i_clansman": "clansman"}
 
 
 def get_game(name: str) -> Game:

@@ -1268,9 +1268,12 @@ class WhiteCastleState:
         return text
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Everything public (the same for every seat: no hand is secret in this game)."""
+        """Everything public (the same for every seat: no hand is secret in this game).
+
+        Hidden: the order of the castle and Solitaire decks, the RNG and the seed."""
         d = self.to_json()
         d.pop("rng")
+        d.pop("seed")  # the seed fixes every shuffle and roll: it would reveal the decks
         d["steward_deck"] = len(self.steward_deck)
         d["diplomat_deck"] = len(self.diplomat_deck)
         d["solo_deck"] = len(self.solo_deck)

@@ -1,0 +1,293 @@
+"""I, Clansman in the terminal: one Rich renderable showing the whole public table.
+
+Read top to bottom it follows the table: the header (mode, round and century,
+start player, who decides what, the producing seat's pool), the centre (century
+piles as counts only, the Supply, Royal Princes and the Miyake row, Heroes,
+Kofun and Emperor cards), then one column per Gozoku with his Clan cards row,
+Tadokoro, Missions, hand (hands are public, R08), items and VPs by colour.
+Cards whose text is reconstructed or unknown are marked †.
+"""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from kamon.games.clansman.data import GOODS, VP_COLOURS
+from kamon.games.clansman.state import ClansmanState, goods_text, uses_text
+
+SEAT_STYLE = {"blue": "bold dodger_blue1", "orange": "bold dark_orange", "teal": "bold cyan",
+              "pink": "bold hot_pink"}
+VP_STYLE = {"military": "red", "religion": "yellow", "government": "magenta",
+            "economy": "green", "others": "bright_white"}
+ORDINAL = {4: "4th", 5: "5th", 6: "6th", 7: "7th"}
+PHASE_TEXT = {"marriage": "Marriage phase", "production": "Production phase",
+              "over": "game over"}
+DAUGHTER = "♀"
+
+
+def seat_text(state: ClansmanState, p: int, suffix: str = "") -> Text:
+    """A seat's colour name, styled in that colour."""
+    name = state.name(p)
+    return Text(name + suffix, style=SEAT_STYLE.get(name, "bold"))
+
+
+def card_line(state: ClansmanState, cid: str, cost: bool = True) -> Text:
+    """'412 Contribution — 1 pork: 1 economy VP + 1 iron' (styled by VP colour)."""
+    c = state.data.cards[cid]
+    t = Text(c.label, style="bold")
+    if cost and c.costs:
+        t.append(" — " + " or ".join(goods_text(x) for x in c.costs), style="dim")
+    if c.vp_colour is not None:
+        t.append(": ")
+        t.append(f"{c.vp} {c.vp_colour}", style=VP_STYLE.get(c.vp_colour, ""))
+        if c.items:
+            t.append(f" + {goods_text(c.items)}")
+    elif c.uses:
+        t.append(": " + uses_text(c))
+    return t
+
+
+def daughters_on(state: ClansmanState, owner: int, cid: str) -> Text:
+    """The daughter on a card, if any (' ♀teal')."""
+    q = state.occupant(owner, cid)
+    if q is None:
+        return Text()
+    return Text(" ").append_text(seat_text(state, q, "").copy()).append(
+        DAUGHTER, style=SEAT_STYLE.get(state.name(q), "bold"))
+
+
+def header(state: ClansmanState, seat: int | None) -> Text:
+    """Mode, round, phase, start player, the decision and the producing seat's pool."""
+    t = Text()
+    t.append("I, Clansman", style="bold")
+    opts = state.options
+    if state.expert:
+        t.append(f" · Expert, Emperor side {opts.get('emperor_side', 'A')}")
+    else:
+        t.append(" · Beginner")
+    if state.is_over():
+        t.append(" · game over")
+    else:
+        t.append(f" · round {state.round} of {state.data.rules.rounds} "
+                 f"({ORDINAL.get(state.century, state.century)} Century) · "
+                 f"{PHASE_TEXT.get(state.phase, state.phase)}")
+    if seat is not None:
+        t.append(" · you are ")
+        t.append_text(seat_text(state, seat))
+    if state.small_table:
+        t.append("\nUNOFFICIAL small-table variant (2-3 players, RULES_NOTES R35)",
+                 style="bold yellow")
+    if opts.get("emperor_variant"):
+        t.append(f"\nUNOFFICIAL Emperor variant: {opts['emperor_variant']} in play (R32)",
+                 style="bold yellow")
+    t.append("\nStart player: ")
+    t.append_text(seat_text(state, state.start))
+    t.append("   Production order: ")
+    for i in range(state.n):
+        q = (state.start + i) % state.n
+        if i:
+            t.append(" → ")
+        if q == state.to_move:
+            t.append("▶ ")
+        t.append_text(seat_text(state, q))
+    t.append("\nNow: ", style="bold")
+    t.append(state.decision_text())
+    if state.phase == "production" and state.to_move is not None:
+        used = ", ".join(state.used) or "none"
+        t.append(f"\nCards used this round: {used}", style="dim")
+    return t
+
+
+def centre(state: ClansmanState) -> Table:
+    """Piles, Supply, Royal Princes and Miyake row, Heroes, Kofun, Emperors, Bank."""
+    tb = Table(title="Centre of the table", box=box.SIMPLE_HEAD, title_justify="left",
+               show_header=False, padding=(0, 1), show_edge=False, expand=True)
+    tb.add_column("Area", style="bold", no_wrap=True)
+    tb.add_column("Contents", ratio=1)
+    piles = "   ".join(f"{ORDINAL[c]}: {len(p)}" for c, p in zip((4, 5, 6, 7), state.piles,
+                                                                   strict=True))
+    tb.add_row("Century piles", Text(piles + "   (face down; order hidden)", style="dim"))
+    supply = Text()
+    for i, cid in enumerate(state.supply):
+        if i:
+            supply.append("\n")
+        supply.append_text(card_line(state, cid))
+    tb.add_row(f"Supply ({len(state.supply)})", supply if state.supply else
+               Text("empty", style="dim"))
+    princes = Text()
+    for i, face in enumerate(state.princes):
+        if i:
+            princes.append("\n")
+        princes.append_text(card_line(state, face, cost=False))
+        princes.append_text(daughters_on(state, -1, face))
+    tb.add_row("Royal Princes", princes)
+    tb.add_row("Miyake row", Text(f"{state.miyake} Miyake (1 worker each to a Royal Prince's "
+                                  f"in-law), {state.miyake_row} Tadokoro (count nothing; "
+                                  f"flip at {state.data.rules.flip_at})"))
+    heroes = ", ".join(state.data.cards[h].label + " (" + goods_text(
+        state.data.cards[h].uses[0].out) + ")" for h in state.heroes) or "none left"
+    tb.add_row("Heroes", heroes)
+    if state.expert:
+        kofun = Text()
+        for i, k in enumerate(state.kofun):
+            if i:
+                kofun.append("\n")
+            c = state.data.cards[k]
+            kofun.append_text(card_line(state, k))
+            kofun.append(f" (+{c.mirror_vp_each} per Mirror under it)", style="dim")
+        tb.add_row("Kofun", kofun if state.kofun else Text("none left", style="dim"))
+        emp = Text()
+        for i, face in enumerate(state.emperors):
+            if i:
+                emp.append("\n")
+            c = state.data.cards[face]
+            emp.append(f"{ORDINAL.get(c.century or 0, '?')}: ")
+            emp.append(c.label, style="bold")
+            if face in state.set_aside:
+                emp.append(" — nobody led alone: set aside", style="dim")
+            else:
+                owner = next((q for q, g in enumerate(state.players)
+                              if face in g.emperors or face in g.clans), None)
+                if owner is not None:
+                    emp.append(" — won by ")
+                    emp.append_text(seat_text(state, owner))
+            emp.append(f"  {emperor_rule(state, face)}", style="dim")
+        tb.add_row("Emperor cards", emp)
+    total = state.data.rules.tadokoro_cards
+    bank = (f"{state.bank_tadokoro} of the {total} Tadokoro cards" if state.bank_tadokoro >= 0
+            else f"all {total} Tadokoro cards out, {-state.bank_tadokoro} substitutes in use")
+    tb.add_row("Bank", Text(f"{bank}; Tadokoro, Iron, Mirror and Statue never run out (R02)",
+                            style="dim"))
+    return tb
+
+
+def emperor_rule(state: ClansmanState, face: str) -> str:
+    """An Emperor card's effect in a few words."""
+    eff = state.data.cards[face].effect
+    if eff is None:
+        return ""
+    kind = eff[0]
+    if kind == "award":
+        gives = "works as a clan" if eff[4] else f"{eff[3]} {eff[2]} VP"
+        return f"century end: strict {eff[1]} leader takes it ({gives})"
+    if kind == "extra_each_turn":
+        return f"this century: +{goods_text(eff[1])} every Production turn"
+    if kind == "levy":
+        return f"century end: each player puts {eff[1]} Tadokoro in the Miyake row"
+    if kind == "bonus_on_obtain":
+        return f"this century: +{goods_text(eff[2])} per {eff[1]} Mission obtained"
+    if kind == "vp_per_mission":
+        return f"game end: +{eff[3]} {eff[2]} VP per {eff[1]} Mission"
+    if kind == "vp_per_statue":
+        return f"game end: +{eff[2]} {eff[1]} VP per Statue"
+    return kind
+
+
+def tableau(state: ClansmanState, seat: int | None) -> Table:
+    """One column per Gozoku: clans, Tadokoro, Missions, hand, items, VPs."""
+    tb = Table(title="Gozoku", box=box.SIMPLE_HEAD, title_justify="left", padding=(0, 1),
+               show_edge=False, expand=True)
+    tb.add_column("", style="bold", no_wrap=True)
+    scores = state.scores()
+    for p in range(state.n):
+        head = seat_text(state, p, " (you)" if p == seat else "")
+        if p == state.start:
+            head.append(" ★")
+        tb.add_column(head, ratio=1)
+    cards = state.data.cards
+
+    def cell(p: int, ids: list[str], owner_marks: bool = False) -> Text:
+        """A column cell listing cards (with the daughters on them for a Clan row)."""
+        t = Text()
+        for i, cid in enumerate(ids):
+            if i:
+                t.append("\n")
+            t.append(cards[cid].label)
+            if owner_marks:
+                t.append_text(daughters_on(state, p, cid))
+        return t if ids else Text("—", style="dim")
+
+    tb.add_row("Clan cards", *(cell(p, g.clans, True) for p, g in enumerate(state.players)))
+    tb.add_row("Tadokoro", *(str(g.tadokoro) for g in state.players))
+    tb.add_row("Missions", *(cell(p, g.missions) for p, g in enumerate(state.players)))
+    extra = []
+    for g in state.players:
+        parts = [x for x in (g.kofun and f"Kofun {cards[g.kofun].label}",
+                             g.hero and f"Hero {cards[g.hero].label}") if x]
+        parts += [f"Emperor {cards[e].label}" for e in g.emperors]
+        extra.append("\n".join(parts) or "—")
+    tb.add_row("Kofun/Hero", *extra)
+    tb.add_row("Hand", *(cell(p, g.hand) for p, g in enumerate(state.players)))
+    items = []
+    for g in state.players:
+        t = f"iron {g.iron}, statue {g.statue}, mirror {g.mirror}"
+        if state.expert:
+            t += f" (+{g.kofun_mirrors} under Kofun)"
+        items.append(t)
+    tb.add_row("Items", *items)
+    daughter = []
+    for p, d in enumerate(state.daughters):
+        if d is None:
+            daughter.append("home")
+        elif d[0] < 0:
+            daughter.append(f"Royal Prince {d[1]}")
+        else:
+            daughter.append(("own " if d[0] == p else f"{state.name(d[0])}'s ") + d[1])
+    tb.add_row("Daughter", *daughter)
+    vps = []
+    for p in range(state.n):
+        by = state.vp_by_colour(p)
+        vp = Text()
+        for colour in VP_COLOURS:
+            if by[colour]:
+                vp.append(f"{colour[:3]} {by[colour]} ", style=VP_STYLE[colour])
+        if not state.expert and state.players[p].mirror:
+            vp.append(f"mirrors {state.players[p].mirror} ")
+        vp.append(f"= {scores[p]['total']}", style="bold")
+        vps.append(vp)
+    tb.add_row("VPs", *vps)
+    return tb
+
+
+def pool_line(state: ClansmanState) -> Text:
+    """The producing seat's workforce and the cards it may still use."""
+    p = state.to_move
+    t = Text()
+    if p is None or state.phase != "production":
+        return t
+    t.append("Pool of ")
+    t.append_text(seat_text(state, p))
+    t.append(": " + (goods_text(tuple((g, k) for g, k in enumerate(state.pool) if k))))
+    t.append(f"; items: iron {state.players[p].iron}, statue {state.spendable_statues(p)} "
+             "spendable")
+    cards = [f"{key} ({state.data.cards[cid].name})" for key, _, cid in state.usable
+             if key not in state.used]
+    t.append("\nMay still use: " + (", ".join(cards) or "nothing"))
+    return t
+
+
+def render(state: ClansmanState, seat: int | None) -> RenderableType:
+    """The whole table as `seat` sees it (None = a spectator)."""
+    parts: list[RenderableType] = [header(state, seat), centre(state), tableau(state, seat)]
+    pool = pool_line(state)
+    if pool.plain:
+        parts.append(pool)
+    if any(state.data.cards[c].weak for c in _visible_ids(state)):
+        parts.append(Text("† card text reconstructed or unknown (RULES_NOTES.md section 1)",
+                          style="dim"))
+    goods = ", ".join(GOODS[:10])
+    parts.append(Text(f"Workforce ({goods}) vanishes at the end of each turn; iron, statue "
+                      "and mirror are kept.", style="dim"))
+    return Group(*parts)
+
+
+def _visible_ids(state: ClansmanState) -> list[str]:
+    """Every face-up card id on the table."""
+    ids = state.supply + state.princes + state.heroes + state.kofun + state.emperors
+    for g in state.players:
+        ids += g.clans + g.missions + g.hand + g.emperors
+        ids += [c for c in (g.kofun, g.hero) if c is not None]
+    return ids
