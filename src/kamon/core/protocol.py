@@ -116,3 +116,26 @@ class Game(Protocol):
 
     def describe_options(self, options: Mapping[str, Any]) -> Sequence[str]:
         """Lines describing a game's options (and data provenance) for a setup line."""
+
+
+def parse_notation(state: State, text: str, by_text: Mapping[str, int],
+                   actions: Sequence[Action], title: str) -> Action:
+    """The legal action written as `text` (notation in any case/spacing, or an integer id).
+
+    Shared by every game's `parse_action`; IllegalAction lists the legal moves when the
+    text names no action, and gives the game's own reason when it names an illegal one.
+    """
+    from kamon.core.errors import IllegalAction
+
+    t = " ".join(str(text).strip().lower().split())
+    aid = by_text.get(t)
+    if aid is None and t.lstrip("-").isdigit():
+        aid = int(t)
+    if aid is None:
+        raise IllegalAction(f"'{text}' is not an action of {title}; legal now: "
+                            + ", ".join(a.text for a in state.legal_actions()))
+    if aid not in {a.id for a in state.legal_actions()}:
+        why = getattr(state, "why_illegal", None)
+        raise IllegalAction(why(aid) if callable(why) else
+                            f"'{text}' is not legal now")
+    return actions[aid]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kamon.core.errors import DataError, IllegalAction
-from kamon.core.protocol import Action, State
+from kamon.core.errors import DataError
+from kamon.core.protocol import Action, State, parse_notation
 from kamon.games.clansman import actions as A
 from kamon.games.clansman.data import load_data
 from kamon.games.clansman.setup import emperor_faces, new_state
@@ -123,16 +123,7 @@ class ClansmanGame:
     def parse_action(self, state: State, text: str) -> Action:
         """The legal action named by notation (or its integer id)."""
         assert isinstance(state, ClansmanState)
-        t = " ".join(str(text).strip().lower().split())
-        aid = A.BY_TEXT.get(t)
-        if aid is None and t.lstrip("-").isdigit():
-            aid = int(t)
-        if aid is None:
-            raise IllegalAction(f"'{text}' is not an action of I, Clansman; legal now: "
-                                + ", ".join(a.text for a in state.legal_actions()))
-        if aid not in state.legal_ids():
-            raise IllegalAction(state.why_illegal(aid))
-        return A.ACTIONS[aid]
+        return parse_notation(state, text, A.BY_TEXT, A.ACTIONS, self.title)
 
     def action_text(self, action_id: int) -> str:
         """Notation of an action id."""
