@@ -28,6 +28,7 @@ from kamon.core.protocol import Action
 from kamon.core.rng import Rng
 from kamon.games.clansman import actions as A
 from kamon.games.clansman import scoring
+from kamon.games.clansman.consistency import check_state
 from kamon.games.clansman.data import (
     GOODS,
     IRON,
@@ -43,7 +44,6 @@ from kamon.games.clansman.data import (
 
 SEATS = A.SEATS
 STEPS = ("marry", "produce", "payment", "hand", "")
-PHASES = ("marriage", "production", "over")
 _PLURAL = {"fish": "fish", "statue": "statues"}
 
 
@@ -1074,27 +1074,9 @@ class ClansmanState:
         return s
 
     def _check(self) -> None:
-        """Structural sanity of a state read from JSON (ValueError naming the problem)."""
-        cards = self.data.cards
-        if not 2 <= self.n <= len(SEATS) or len(self.players) != self.n or \
-                len(self.daughters) != self.n:
-            raise ValueError("players, gozoku and daughters disagree")
-        if self.phase not in PHASES or self.step not in STEPS:
-            raise ValueError(f"unknown phase/step {self.phase!r}/{self.step!r}")
-        if self.round not in self.data.rules.century_of_round or len(self.piles) != 4:
-            raise ValueError(f"bad round {self.round} or piles")
-        if len(self.pool) != VOLATILE or not 0 <= self.start < self.n:
-            raise ValueError("bad pool or start player")
-        ids = [c for p in self.piles for c in p] + self.supply + self.discard + self.princes \
-            + self.heroes + self.kofun + self.emperors + self.emperor_centre + self.set_aside
-        for g in self.players:
-            ids += g.clans + g.missions + g.hand + g.emperors
-            ids += [c for c in (g.kofun, g.hero) if c is not None]
-        for cid in ids:
-            if cid not in cards:
-                raise ValueError(f"unknown card {cid!r}")
-        if self.step == "payment" and self.pending is None:
-            raise ValueError("a payment decision needs a pending card")
+        """Refuse (RecordError naming it) a state read from JSON whose values do not fit
+        together: the invariants the rules keep (see consistency.py), checked once per load."""
+        check_state(self)
 
     def dumps(self) -> str:
         """Canonical JSON text (for byte-identical comparisons)."""

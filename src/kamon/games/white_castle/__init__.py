@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kamon.core.errors import RecordError
 from kamon.core.protocol import Action, State, parse_notation
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import DataError, load_data
@@ -64,10 +65,19 @@ class WhiteCastleGame:
         return A.TEXTS[action_id]
 
     def from_json(self, data: Mapping[str, Any]) -> WhiteCastleState:
-        """Rebuild a state from to_json output."""
-        overlay = data.get("options", {}).get("data_overlay") if isinstance(
-            data.get("options"), dict) else None
-        return WhiteCastleState.from_json(dict(data), load_data(overlay))
+        """Rebuild a state from to_json output; RecordError for anything malformed."""
+        if not isinstance(data, Mapping):
+            raise RecordError(f"a White Castle state must be a JSON object, "
+                              f"not {type(data).__name__}")
+        options = data.get("options", {})
+        overlay = options.get("data_overlay") if isinstance(options, Mapping) else None
+        if overlay is not None and not isinstance(overlay, dict):
+            raise RecordError("the state's data_overlay option must be a JSON object")
+        try:
+            game_data = load_data(overlay)
+        except DataError as exc:
+            raise RecordError(f"the state's data overlay is malformed: {exc}") from None
+        return WhiteCastleState.from_json(dict(data), game_data)
 
     def render_text(self, state: State, seat: int | None) -> Any:
         """A Rich renderable of the board."""

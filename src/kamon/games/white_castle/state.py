@@ -29,6 +29,7 @@ from kamon.core.protocol import Action
 from kamon.core.rng import Rng
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle import solo
+from kamon.games.white_castle.consistency import check_state
 from kamon.games.white_castle.data import COLOURS, RESOURCES, ROWS, WORKERS, Effect, WCData
 
 CLANS = ("blue", "yellow", "red", "green")
@@ -1374,6 +1375,7 @@ class WhiteCastleState:
             s.solo_deck = [str(x) for x in d["solo_deck"]]
             s.discarded = [str(x) for x in d["discarded"]]
             s._legal = None
+            check_state(s)  # the values fit together (RecordError naming what does not)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise RecordError(f"not a White Castle state: {type(exc).__name__}: {exc}") from None
         return s
