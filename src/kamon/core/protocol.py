@@ -139,3 +139,58 @@ def parse_notation(state: State, text: str, by_text: Mapping[str, int],
         raise IllegalAction(why(aid) if callable(why) else
                             f"'{text}' is not legal now")
     return actions[aid]
+
+
+class DecisionState:
+    """Shared machinery of a game state: a legal-action cache and the apply template.
+
+    A game's state class inherits it and provides `ACTIONS` (its action table),
+    `_compute_legal()`, `_do(aid)` (perform a legal action), `_advance()` (run the
+    steps that need no decision) and `why_illegal(aid)`; `_legal` and `history` are
+    its slots. `apply` validates before it mutates, so a refused action changes nothing.
+    """
+
+    __slots__ = ("_legal", "history")
+    ACTIONS: Sequence[Action]
+    _legal: list[int] | None
+    history: list[int]
+
+    def _compute_legal(self) -> list[int]:
+        raise NotImplementedError
+
+    def _do(self, aid: int) -> None:
+        raise NotImplementedError
+
+    def _advance(self) -> None:
+        raise NotImplementedError
+
+    def why_illegal(self, aid: int) -> str:
+        """Why an action id is not legal now (the game's own words)."""
+        raise NotImplementedError
+
+    def _legal_cached(self) -> list[int]:
+        """The legal ids, computed once per decision (never handed out: callers get copies)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def legal_ids(self) -> list[int]:
+        """Ids of the legal actions."""
+        return self._legal_cached()[:]
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal choice now."""
+        acts = self.ACTIONS
+        return [acts[i] for i in self._legal_cached()]
+
+    def apply(self, action: Action | int) -> None:
+        """Apply a legal action; IllegalAction (state untouched) otherwise."""
+        from kamon.core.errors import IllegalAction
+
+        aid = action if isinstance(action, int) else action.id
+        if aid not in self._legal_cached():
+            raise IllegalAction(self.why_illegal(aid))
+        self._legal = None
+        self.history.append(aid)
+        self._do(aid)
+        self._advance()

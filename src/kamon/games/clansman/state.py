@@ -23,8 +23,8 @@ import json
 import random
 from typing import Any
 
-from kamon.core.errors import IllegalAction, RecordError
-from kamon.core.protocol import Action
+from kamon.core.errors import RecordError
+from kamon.core.protocol import DecisionState
 from kamon.core.rng import Rng
 from kamon.games.clansman import actions as A
 from kamon.games.clansman import scoring
@@ -139,14 +139,16 @@ class Gozoku:
         return g
 
 
-class ClansmanState:
+class ClansmanState(DecisionState):
     """A game of I, Clansman in progress (4 players; 2-3 only in the small-table variant)."""
 
+    ACTIONS = A.ACTIONS
+
     __slots__ = ("data", "n", "seed", "options", "expert", "small_table", "rng", "events",
-                 "history", "_legal", "round", "start", "phase", "turn", "step", "piles",
-                 "supply", "discard", "players", "daughters", "princes", "miyake",
-                 "miyake_row", "bank_tadokoro", "heroes", "kofun", "emperors",
-                 "emperor_centre", "set_aside", "pool", "usable", "used", "lock", "pending")
+                 "round", "start", "phase", "turn", "step", "piles", "supply", "discard",
+                 "players", "daughters", "princes", "miyake", "miyake_row", "bank_tadokoro",
+                 "heroes", "kofun", "emperors", "emperor_centre", "set_aside", "pool",
+                 "usable", "used", "lock", "pending")
 
     data: CSData
     n: int
@@ -208,30 +210,6 @@ class ClansmanState:
         """True once round 16 has been cleaned up and scored."""
         return self.phase == "over"
 
-    def _legal_cached(self) -> list[int]:
-        """The legal ids, computed once per decision (callers get copies)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
-
-    def legal_ids(self) -> list[int]:
-        """Ids of the legal actions."""
-        return self._legal_cached()[:]
-
-    def legal_actions(self) -> list[Action]:
-        """Every legal choice now."""
-        acts = A.ACTIONS
-        return [acts[i] for i in self._legal_cached()]
-
-    def apply(self, action: Action | int) -> None:
-        """Apply a legal action; IllegalAction (state untouched) otherwise."""
-        aid = action if isinstance(action, int) else action.id
-        if aid not in self._legal_cached():
-            raise IllegalAction(self.why_illegal(aid))
-        self._legal = None
-        self.history.append(aid)
-        _DO[self.step](self, aid)
-        self._advance()
 
     def clone(self) -> ClansmanState:
         """An independent copy (card data and tuples are shared)."""
@@ -437,6 +415,10 @@ class ClansmanState:
     def _legal_hand(self) -> list[int]:
         """Option F: every Supply card may go into the hand."""
         return sorted(A.HAND[c] for c in self.supply)
+
+    def _do(self, aid: int) -> None:
+        """Perform a legal action at the current step."""
+        _DO[self.step](self, aid)
 
     def why_illegal(self, aid: int) -> str:
         """A message saying why an action id is not legal now."""

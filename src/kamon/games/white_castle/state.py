@@ -24,8 +24,8 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from kamon.core.errors import IllegalAction, RecordError
-from kamon.core.protocol import Action
+from kamon.core.errors import RecordError
+from kamon.core.protocol import DecisionState
 from kamon.core.rng import Rng
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle import solo
@@ -133,15 +133,17 @@ def effect_text(e: Effect) -> str:
             "light": "a light-background action", "domain": "a personal-domain action"}[kind]
 
 
-class WhiteCastleState:
+class WhiteCastleState(DecisionState):
     """A game of The White Castle in progress (2-4 players)."""
+
+    ACTIONS = A.ACTIONS
 
     __slots__ = ("data", "n", "clans", "bridges", "lone_left", "spaces", "room_cards",
                  "room_tiles", "steward_deck", "diplomat_deck", "well_tiles", "daimyo_card",
                  "daimyo_slots", "garden_cards", "garden_workers", "yard_effects", "round",
-                 "order", "turn_idx", "phase", "draft_pairs", "held", "fired", "stack",
-                 "rng", "events", "history", "seq_counter", "options", "seed", "_legal",
-                 "placements", "rival", "solo_deck", "discarded")
+                 "order", "turn_idx", "phase", "draft_pairs", "held", "fired", "stack", "rng",
+                 "events", "seq_counter", "options", "seed", "placements", "rival",
+                 "solo_deck", "discarded")
 
     data: WCData
     n: int
@@ -200,30 +202,6 @@ class WhiteCastleState:
         """True once round 3 has ended."""
         return self.phase == "over"
 
-    def _legal_cached(self) -> list[int]:
-        """The legal ids, computed once per decision (never handed out: callers get copies)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
-
-    def legal_ids(self) -> list[int]:
-        """Ids of the legal actions."""
-        return self._legal_cached()[:]
-
-    def legal_actions(self) -> list[Action]:
-        """Every legal choice now."""
-        acts = A.ACTIONS
-        return [acts[i] for i in self._legal_cached()]
-
-    def apply(self, action: Action | int) -> None:
-        """Apply a legal action; IllegalAction (state untouched) otherwise."""
-        aid = action if isinstance(action, int) else action.id
-        if aid not in self._legal_cached():
-            raise IllegalAction(self.why_illegal(aid))
-        self._legal = None
-        self.history.append(aid)
-        self._do(aid)
-        self._advance()
 
     def clone(self) -> WhiteCastleState:
         """An independent copy (frames and effects are immutable and shared)."""
