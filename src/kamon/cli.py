@@ -3,6 +3,7 @@
     kamon play white-castle --seats human,random,random
     kamon simulate white-castle --players 4 --games 200 --jobs 4 --out games.jsonl
     kamon replay game.json --step
+    kamon tournament white-castle --agents hard,normal,easy,random --games 40 --jobs 2
 
 Everything here goes through the core protocol (`kamon.games.get_game`, `State`,
 `GameRecord`), so a new game needs no new CLI code; only its optional extras
@@ -46,6 +47,7 @@ from kamon.core.overlay import load_overlay_file
 from kamon.core.protocol import Action, Game, State
 from kamon.core.record import GameRecord
 from kamon.games import GAMES, get_game
+from kamon.sim.tournament import Line, TournamentResult, run_tournament
 
 HUMAN = "human"
 MAX_DECISIONS = 100_000  # a game that needs more is stuck: report it instead of looping
@@ -350,7 +352,8 @@ def ask_human(console: Console, game: Game, state: State, seat: int,
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play, e.g. white-castle")],
     seats: Annotated[str | None, typer.Option(
-        help="one entry per player: human or an agent name [default: human,random,random]")
+        help="one entry per player: human, a level (easy, normal, hard) or an agent "
+             "(random, greedy, mcts) [default: human,random,random]")
                      ] = None,
     players: Annotated[int | None, typer.Option(
         help="number of players: you and bots (1 = solo against the rival, where the game "
@@ -728,6 +731,100 @@ def replay(
         else:
             console.print(score_table(state, record.seats, title="Scores if the game ended now"))
             console.print(Text(f"Not over: {decision_of(state)}", style="yellow"))
+
+
+# ------------------------------------------------------------------------ tournament
+
+
+def _rate_cells(line: Line) -> list[str]:
+    """Games, wins, win %, the 95% interval and the mean score of a results line."""
+    lo, hi = line.interval
+    return [str(line.games), f"{line.wins:g}", f"{100 * line.win_rate:.1f}",
+            f"{100 * lo:.1f}-{100 * hi:.1f}", f"{line.mean_score:.1f}"]
+
+
+def tournament_tables(result: TournamentResult) -> list[Any]:
+    """The tables of a tournament: by agent, by seat, openskill ratings; then a closing line."""
+    head = ("Games", "Wins", "Win %", "95% interval", "Mean score")
+    n = len(result.results)
+    by_agent = Table(title=f"By agent ({n} games)", title_justify="left")
+    for col in ("Agent", *head, "s/decision"):
+        by_agent.add_column(col, justify="left" if col == "Agent" else "right")
+    for line in result.by_agent():
+        by_agent.add_row(line.label, *_rate_cells(line),
+                         f"{line.seconds_per_decision:.3f}" if line.decisions else "-")
+    by_seat = Table(title="By seat (whoever sat there)", title_justify="left")
+    for col in ("Seat", *head):
+        by_seat.add_column(col, justify="left" if col == "Seat" else "right")
+    for line in result.by_seat():
+        by_seat.add_row(line.label, *_rate_cells(line))
+    ratings = Table(title="openskill ratings (ordinal = mu - 3 sigma)",
+                    title_justify="left")
+    for col in ("Agent", "mu", "sigma", "ordinal"):
+        ratings.add_column(col, justify="left" if col == "Agent" else "right")
+    for r in result.ratings():
+        ratings.add_row(r.agent, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}")
+    closing = Text(f"{n} games in {result.elapsed:.1f} s")
+    return [by_agent, by_seat, ratings, closing]
+
+
+@app.command()
+def tournament(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play")],
+    agents: Annotated[str, typer.Option(
+        help="comma-separated agents or levels; seats rotate between games")
+                      ] = "hard,normal,easy,random",
+    games: Annotated[int, typer.Option(help="number of games")] = 8,
+    players: Annotated[int | None, typer.Option(
+        help="seats per game (default: one per agent, within the game's player counts)")
+                       ] = None,
+    seed: Annotated[int, typer.Option(help="first deal's seed (each deal is played once per "
+                                           "seat rotation)")] = 0,
+    jobs: Annotated[int, typer.Option(help="worker processes")] = 1,
+    csv: Annotated[Path | None, typer.Option(
+        help="write one row per player of every game (CSV with a header)")] = None,
+    first_game: Annotated[bool, typer.Option("--first-game",
+                                             help="the rulebook's first-game setup")] = False,
+    expert: Annotated[bool, typer.Option("--expert", help="the Expert game (I, Clansman)")
+                      ] = False,
+    emperor_side: Annotated[str | None, typer.Option(
+        "--emperor-side", help="Expert game: side of the Emperor cards, A or B")] = None,
+    variant: Annotated[str | None, typer.Option(
+        help="an optional variant, e.g. small-table (I, Clansman)")] = None,
+    difficulty: Annotated[str | None, typer.Option(
+        help="solo game (--players 1): the rival's difficulty")] = None,
+    data_overlay: Annotated[Path | None, typer.Option(
+        help="JSON file correcting the component data")] = None,
+) -> None:
+    """Play agents against each other with rotated seats: win rates, intervals, ratings."""
+    console = _out()
+    with _friendly_errors():
+        game = get_game(game_name)
+        if jobs < 1:
+            raise KamonError("--jobs must be at least 1")
+        names = [a.strip().lower() for a in agents.split(",") if a.strip()]
+        for name in set(names):
+            make_agent(name, 0)  # fail early on unknown names
+        opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
+                             variant)
+        seats = players if players is not None else min(max(len(names), game.min_players),
+                                                        game.max_players)
+        new_game(game, seats, seed, opts)  # fails early on bad options or player counts
+        console.print(Text(f"Tournament of {game.title}: {games} games, {seats} seats, "
+                           f"agents {', '.join(names)}, seeds from {seed}", style="bold"))
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(), console=console) as bar:
+            task = bar.add_task("games", total=games)
+            result = run_tournament(game.name, names, games, seats, seed, jobs, opts,
+                                    progress=lambda _res: bar.advance(task))
+        for item in tournament_tables(result):
+            console.print(item)
+        if csv is not None:
+            try:
+                rows = result.write_csv(csv)
+            except OSError as exc:
+                raise KamonError(f"cannot write {csv}: {exc.strerror}") from None
+            console.print(Text(f"{rows} rows written to {csv}", style="green"))
 
 
 @app.command("games")

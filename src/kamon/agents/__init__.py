@@ -3,13 +3,21 @@
 `make_agent(name, seed)` builds one by name (the names the CLI's `--seats` and
 `--agents` accept); `agent_seed(game_seed, seat)` derives a per-seat seed so a
 whole simulated game is reproducible from its game seed alone.
+
+Agents: `random`; `greedy` (a short lookahead judged by the game's evaluation);
+`mcts` (Information-Set MCTS, any game). Levels name an agent and its budget:
+`easy`, `normal`, `hard` (see LEVELS). Every level searches with an iteration budget,
+so a level plays the same moves for the same seed on any machine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from kamon.agents.greedy import GreedyAgent
+from kamon.agents.mcts import MCTSAgent
 from kamon.agents.random_agent import RandomAgent
 from kamon.core.errors import KamonError
 from kamon.core.protocol import Action, State
@@ -26,8 +34,57 @@ class Agent(Protocol):
         """The action to play now (one of `state.legal_actions()`)."""
 
 
+@dataclass(frozen=True)
+class Level:
+    """A named difficulty: what it is, in words, and how to build it from a seed."""
+
+    name: str
+    summary: str
+    build: Callable[[int], Agent]
+
+
+def _named(agent: Agent, name: str) -> Agent:
+    """The agent under a level's name (logs and tables show the level)."""
+    agent.name = name
+    return agent
+
+
+def _easy(seed: int) -> Agent:
+    """Level easy: greedy, but one decision in EASY_EPSILON chosen at random."""
+    return _named(GreedyAgent(seed, epsilon=EASY_EPSILON), "easy")
+
+
+def _normal(seed: int) -> Agent:
+    """Level normal: greedy with the game's full lookahead."""
+    return _named(GreedyAgent(seed), "normal")
+
+
+def _hard(seed: int) -> Agent:
+    """Level hard: ISMCTS with greedy priors, HARD_ITERATIONS iterations per decision."""
+    return _named(MCTSAgent(seed, iterations=HARD_ITERATIONS), "hard")
+
+
+def _mcts(seed: int) -> Agent:
+    """Plain mcts: ISMCTS with greedy priors, MCTS_ITERATIONS iterations per decision."""
+    return MCTSAgent(seed, iterations=MCTS_ITERATIONS)
+
+
+EASY_EPSILON = 0.25
+MCTS_ITERATIONS = 200
+HARD_ITERATIONS = 2000  # about 0.5-1 s per decision on one core of the reference machine
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", f"greedy, {EASY_EPSILON:.0%} of decisions at random", _easy),
+    "normal": Level("normal", "greedy (the game's lookahead and evaluation)", _normal),
+    "hard": Level("hard", f"ISMCTS with greedy priors, {HARD_ITERATIONS} iterations per "
+                          "decision", _hard),
+}
+
 AGENTS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "mcts": _mcts,
+    **{name: level.build for name, level in LEVELS.items()},
 }
 
 
@@ -36,7 +93,7 @@ def make_agent(name: str, seed: int) -> Agent:
     key = name.strip().lower()
     factory = AGENTS.get(key)
     if factory is None:
-        known = ", ".join(sorted(AGENTS))
+        known = ", ".join(AGENTS)
         raise KamonError(f"unknown agent {name!r}; known agents: {known}")
     return factory(seed)
 
@@ -46,4 +103,5 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return Rng((game_seed * 0x2545F4914F6CDD1D + seat + 1) & ((1 << 64) - 1)).next_u64()
 
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "agent_seed", "make_agent"]
+__all__ = ["AGENTS", "LEVELS", "Agent", "GreedyAgent", "Level", "MCTSAgent", "RandomAgent",
+           "agent_seed", "make_agent"]

@@ -1,0 +1,117 @@
+"""What search agents need from a game beyond the core protocol, with generic fallbacks.
+
+A game may ship `kamon.games.<game>.evaluation` with any of:
+
+- `values(state) -> list[float]`: every clan's estimated final points (search rewards);
+- `evaluate(state, seat) -> float`: how good the position is for the seat (greedy);
+- `candidates(state) -> list[int]`: the legal action ids worth searching;
+- `determinize(state, seat, rng) -> State`: a sample of the hidden information that
+  depends on the seat's view and the rng only (not on the real hidden order);
+- `greedy_depth: int`: how many of its own consecutive decisions greedy looks ahead
+  (default 2; a large number means a whole run of own decisions, such as a turn);
+- `plan_key(state) -> hashable`: positions with equal keys are the same for greedy's
+  lookahead (merges different orders of the same choices);
+- `mcts_tree_priors: bool`: MCTS puts evaluation priors on every node, not only the
+  root (worth it where the evaluation is cheap).
+
+Without it, values are the current score totals (`scores()[q]['total']`), candidates
+are all legal actions, and determinization is the state's own `determinize`. The hooks
+are found from the state's class (its module's package), so an agent needs no game name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kamon.core.protocol import State
+from kamon.core.rng import Rng
+
+DEFAULT_GREEDY_DEPTH = 2
+
+
+def _score_values(state: State) -> list[float]:
+    """Current score totals of every clan (the generic value estimate)."""
+    return [float(s["total"]) for s in state.scores()]
+
+
+def _legal_ids(state: State) -> list[int]:
+    """Legal action ids (through legal_ids() when the game has it)."""
+    fn = getattr(state, "legal_ids", None)
+    if callable(fn):
+        return list(fn())
+    return [a.id for a in state.legal_actions()]
+
+
+def _determinize(state: State, seat: int | None, rng: Rng) -> State:
+    """The state's own determinization."""
+    return state.determinize(seat, rng)
+
+
+@dataclass(frozen=True)
+class GameHooks:
+    """A game's evaluation hooks (or the generic fallbacks)."""
+
+    values: Callable[[Any], list[float]]
+    evaluate: Callable[[Any, int], float]
+    candidates: Callable[[Any], list[int]]
+    determinize: Callable[[Any, int | None, Rng], Any]
+    has_evaluation: bool
+    greedy_depth: int = DEFAULT_GREEDY_DEPTH
+    plan_key: Callable[[Any], Any] | None = None
+    mcts_tree_priors: bool = False
+
+
+def _relative(values: Callable[[Any], list[float]]) -> Callable[[Any, int], float]:
+    """evaluate() from values(): the seat's value minus half the best other's."""
+
+    def evaluate(state: Any, seat: int) -> float:
+        """The seat's value minus half the best other clan's."""
+        vals = values(state)
+        others = [v for q, v in enumerate(vals) if q != seat]
+        return vals[seat] - 0.5 * max(others, default=0.0)
+
+    return evaluate
+
+
+_CACHE: dict[type, GameHooks] = {}
+
+
+def hooks_for(state: State) -> GameHooks:
+    """The evaluation hooks of the state's game (cached per state class)."""
+    cls = type(state)
+    found = _CACHE.get(cls)
+    if found is not None:
+        return found
+    package = cls.__module__.rpartition(".")[0]
+    module: Any = None
+    if package.startswith("kamon.games."):
+        try:
+            module = importlib.import_module(package + ".evaluation")
+        except ModuleNotFoundError as exc:
+            if exc.name != package + ".evaluation":
+                raise
+            module = None
+    values = getattr(module, "values", None) or _score_values
+    evaluate = getattr(module, "evaluate", None) or _relative(values)
+    candidates = getattr(module, "candidates", None) or _legal_ids
+    determinize = getattr(module, "determinize", None) or _determinize
+    found = GameHooks(values, evaluate, candidates, determinize,
+                      has_evaluation=module is not None and hasattr(module, "values"),
+                      greedy_depth=int(getattr(module, "greedy_depth", DEFAULT_GREEDY_DEPTH)),
+                      plan_key=getattr(module, "plan_key", None),
+                      mcts_tree_priors=bool(getattr(module, "mcts_tree_priors", False)))
+    _CACHE[cls] = found
+    return found
+
+
+def require_seat(state: State) -> int:
+    """The seat to move; a KamonError when the game is over."""
+    from kamon.core.errors import KamonError
+
+    seat = state.to_move
+    if seat is None:
+        raise KamonError("an agent was asked to move, but the game is over")
+    return seat

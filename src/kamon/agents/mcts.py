@@ -1,0 +1,318 @@
+"""Information-Set Monte Carlo Tree Search (single observer), for any game of the core protocol.
+
+Each iteration draws a fresh determinization of the root from the acting seat's view
+(`GameHooks.determinize`: the hidden deck orders and future dice are re-sampled, never
+read), then walks one tree whose nodes are action sequences (SO-ISMCTS, Cowling,
+Powley & Whitehouse 2012):
+
+- root: PUCT with priors (`prior=True`): a softmax (`prior_temperature`, in points)
+  of greedy's lookahead value of each root move on one sample, so the search starts
+  from what greedy would play and leaves it only where the tree finds better;
+  `mean + c_puct * prior * sqrt(N) / (1 + n)`;
+- below the root: UCT over the actions legal in *this* determinization, with
+  availability counts (a child's exploration term uses how often it was available, not
+  the parent's visits), `mean + c * sqrt(ln(available) / visits)`; every seat picks for
+  itself (each node holds the reward of the seat that chose the move into it);
+- expansion: one untried action, chosen at random;
+- rollout: `rollout_depth` decisions by `rollout="random"` (uniform among the search
+  candidates) or `"greedy"` (best candidate by a one-decision look at the game's
+  evaluation; with probability `epsilon` a random one), then the position is scored by
+  the game's `values()`. The default (AUTO) is depth 0 when the game has an evaluation
+  (the expanded position is scored at once: measured stronger per second than random
+  or greedy rollouts in The White Castle) and a random rollout to the end otherwise;
+- reward per seat, in [0, 1]: at a cutoff, sigmoid((v_seat - best other v) / temperature),
+  a smooth stand-in for "am I winning"; at the end of the game, half a win (1 for a sole
+  winner, 1/k for k shared winners) and half the same sigmoid of the final margin;
+- the move: the root action with the most visits (ties: higher mean reward).
+
+Budget: `iterations` and/or `seconds` (whichever comes first). With an iteration
+budget the agent is deterministic given its seed; a time budget depends on the
+machine's speed, so the named levels use iteration budgets.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from kamon.agents.base import GameHooks, hooks_for, require_seat
+from kamon.agents.greedy import choose, lookahead
+from kamon.core.protocol import Action, State
+from kamon.core.rng import Rng
+
+ROLLOUTS = ("random", "greedy")
+AUTO = -1  # rollout depth: 0 with a game evaluation, to the end without
+
+
+class _Node:
+    """A tree node: its children by action id and the statistics of the move into it."""
+
+    __slots__ = ("children", "visits", "avail", "reward", "seat", "priors")
+
+    def __init__(self, seat: int) -> None:
+        """A node reached by a move of `seat`."""
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.seat = seat
+        self.priors: dict[int, float] | None = None  # move probabilities (tree priors)
+
+
+class MCTSAgent:
+    """SO-ISMCTS with UCT, random or greedy rollouts and an iteration or time budget."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, iterations: int | None = 200,
+                 seconds: float | None = None, c: float = 0.7, rollout: str = "random",
+                 rollout_depth: int | None = AUTO, epsilon: float = 0.1,
+                 temperature: float = 5.0, prior: bool = True, c_puct: float = 1.5,
+                 prior_temperature: float = 1.0, tree_priors: bool | None = None) -> None:
+        """Seed, budget (iterations and/or seconds), UCT constant, rollout and prior settings."""
+        if iterations is None and seconds is None:
+            raise ValueError("MCTS needs a budget: iterations and/or seconds")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}")
+        self.seed = seed
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.epsilon = epsilon
+        self.temperature = temperature
+        self.prior = prior
+        self.c_puct = c_puct
+        self.prior_temperature = prior_temperature
+        self.tree_priors = tree_priors
+        self.rng = Rng(seed)
+        self.last_iterations = 0  # iterations of the last search (for benchmarks)
+
+    def act(self, state: State) -> Action:
+        """The most visited root action after the search budget is spent."""
+        seat = require_seat(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        aid = self.search(state, seat)
+        return next(a for a in legal if a.id == aid)
+
+    def search(self, state: State, seat: int) -> int:
+        """Run the search from `state` for `seat` and return the chosen action id."""
+        hooks = hooks_for(state)
+        rng = self.rng.spawn()
+        root = _Node(seat)
+        root_cands = hooks.candidates(state)
+        if len(root_cands) == 1:
+            self.last_iterations = 0
+            return root_cands[0]
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        priors = self._priors(state, seat, root_cands, hooks, rng) if self.prior else None
+        tree = self.tree_priors if self.tree_priors is not None else hooks.mcts_tree_priors
+        if tree and priors is not None:
+            root.priors = priors
+        n = 0
+        while True:
+            if self.iterations is not None and n >= self.iterations:
+                break
+            if deadline is not None and n and time.perf_counter() >= deadline:
+                break
+            if tree and priors is not None:
+                self._iterate_puct(state, seat, root, hooks, rng)
+            else:
+                self._iterate(state, seat, root, hooks, rng, priors)
+            n += 1
+        self.last_iterations = n
+        best = max(root.children.items(),
+                   key=lambda kv: (kv[1].visits, kv[1].reward / max(1, kv[1].visits),
+                                   -kv[0]))
+        return best[0]
+
+    def _priors(self, state: State, seat: int, cands: list[int], hooks: GameHooks,
+                rng: Rng) -> dict[int, float]:
+        """Root move probabilities from greedy's lookahead values (softmax, on one sample)."""
+        sample: Any = hooks.determinize(state, seat, rng.spawn())
+        return self._softmax(sample, seat, cands, hooks, hooks.greedy_depth)
+
+    def _softmax(self, sample: Any, seat: int, cands: list[int], hooks: GameHooks,
+                 depth: int) -> dict[int, float]:
+        """Move probabilities: softmax of each move's lookahead value for the mover."""
+        vals = {}
+        for a in cands:
+            child = sample.clone()
+            child.apply(a)
+            vals[a] = lookahead(child, seat, hooks, depth - 1)
+        top = max(vals.values())
+        weights = {a: math.exp(max(-50.0, (v - top) / self.prior_temperature))
+                   for a, v in vals.items()}
+        total = sum(weights.values())
+        return {a: w / total for a, w in weights.items()}
+
+    def _select_root(self, root: _Node, cands: list[int], priors: dict[int, float]) -> int:
+        """PUCT at the root: mean reward plus c_puct * prior * sqrt(N) / (1 + n)."""
+        total = sum(root.children[a].visits if a in root.children else 0 for a in cands)
+        sqrt_n = math.sqrt(total + 1)
+        best_a = cands[0]
+        best_u = float("-inf")
+        for a in cands:
+            ch = root.children.get(a)
+            n = ch.visits if ch is not None else 0
+            q = ch.reward / n if ch is not None and n else 0.5
+            u = q + self.c_puct * priors.get(a, 0.0) * sqrt_n / (1 + n)
+            if u > best_u:
+                best_u, best_a = u, a
+        return best_a
+
+    def _iterate_puct(self, root_state: State, seat: int, root: _Node, hooks: GameHooks,
+                      rng: Rng) -> None:
+        """One iteration with priors at every node: PUCT down to a new node, score it, back up.
+
+        A node's priors are the softmax of its mover's one-decision evaluation of each
+        move (computed the first time the search passes through it), so every seat is
+        expected to play roughly as greedy would and the tree goes deeper along such lines.
+        """
+        s: Any = hooks.determinize(root_state, seat, rng.spawn())
+        node = root
+        path = [root]
+        cp = self.c_puct
+        while not s.is_over():
+            p = s.to_move
+            cands = hooks.candidates(s)
+            if node.priors is None:
+                node.priors = self._softmax(s, p, cands, hooks, 1)
+            priors = node.priors
+            children = node.children
+            total = 0
+            fpu_sum = 0.0
+            fpu_n = 0
+            for a in cands:
+                ch = children.get(a)
+                if ch is not None and ch.visits:
+                    total += ch.visits
+                    fpu_sum += ch.reward
+                    fpu_n += ch.visits
+            fpu = fpu_sum / fpu_n if fpu_n else 0.5
+            sqrt_n = math.sqrt(total + 1)
+            default = 1.0 / len(cands)
+            best_a = cands[0]
+            best_u = float("-inf")
+            for a in cands:
+                ch = children.get(a)
+                n = ch.visits if ch is not None else 0
+                q = ch.reward / n if ch is not None and n else fpu
+                u = q + cp * priors.get(a, default) * sqrt_n / (1 + n)
+                if u > best_u:
+                    best_u, best_a = u, a
+            child = children.get(best_a)
+            if child is None:
+                child = children[best_a] = _Node(p)
+            s.apply(best_a)
+            path.append(child)
+            node = child
+            if child.visits == 0:
+                break
+        rewards = self._rollout(s, hooks, rng)
+        for nd in path[1:]:
+            nd.visits += 1
+            nd.reward += rewards[nd.seat]
+
+    def _iterate(self, root_state: State, seat: int, root: _Node, hooks: GameHooks,
+                 rng: Rng, priors: dict[int, float] | None = None) -> None:
+        """One iteration: determinize, select, expand, roll out, back up."""
+        s: Any = hooks.determinize(root_state, seat, rng.spawn())
+        node = root
+        path = [root]
+        c = self.c
+        if priors is not None:
+            cands = hooks.candidates(s)
+            a = self._select_root(root, cands, priors)
+            child = root.children.get(a)
+            if child is None:
+                child = root.children[a] = _Node(seat)
+            s.apply(a)
+            node = child
+            path.append(child)
+            if child.visits == 0:
+                rewards = self._rollout(s, hooks, rng)
+                child.visits += 1
+                child.reward += rewards[seat]
+                return
+        while not s.is_over():
+            p = s.to_move
+            cands = hooks.candidates(s)
+            untried = [a for a in cands if a not in node.children]
+            for a in cands:
+                child = node.children.get(a)
+                if child is not None:
+                    child.avail += 1
+            if untried:
+                a = untried[0] if len(untried) == 1 else rng.choice(untried)
+                child = _Node(p)
+                child.avail = 1
+                node.children[a] = child
+                s.apply(a)
+                path.append(child)
+                break
+            best_a = cands[0]
+            best_u = float("-inf")
+            for a in cands:
+                ch = node.children[a]
+                u = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if u > best_u:
+                    best_u, best_a = u, a
+            node = node.children[best_a]
+            s.apply(best_a)
+            path.append(node)
+        rewards = self._rollout(s, hooks, rng)
+        for nd in path[1:]:
+            nd.visits += 1
+            nd.reward += rewards[nd.seat]
+
+    def _rollout(self, s: Any, hooks: GameHooks, rng: Rng) -> list[float]:
+        """Play on by the rollout policy, then the reward of every clan."""
+        steps = 0
+        limit = self.rollout_depth
+        if limit == AUTO:
+            limit = 0 if hooks.has_evaluation else None
+        greedy = self.rollout == "greedy"
+        while not s.is_over() and (limit is None or steps < limit):
+            p = s.to_move
+            if greedy:
+                a = choose(s, p, hooks, 1, rng, self.epsilon)
+            else:
+                cands = hooks.candidates(s)
+                a = cands[0] if len(cands) == 1 else rng.choice(cands)
+            s.apply(a)
+            steps += 1
+        if s.is_over():
+            return terminal_rewards(s, self.temperature)
+        return margin_rewards(hooks.values(s), self.temperature)
+
+
+def _sigmoid(x: float) -> float:
+    """The logistic function, safe for large arguments."""
+    if x < -60:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def margin_rewards(vals: list[float], temperature: float) -> list[float]:
+    """Per clan: sigmoid of its lead over the best other clan, in units of temperature."""
+    out = []
+    for q, v in enumerate(vals):
+        others = [w for k, w in enumerate(vals) if k != q]
+        out.append(_sigmoid((v - max(others, default=v)) / temperature) if others else 1.0)
+    return out
+
+
+def terminal_rewards(state: State, temperature: float) -> list[float]:
+    """Per clan at the end: half a (shared) win, half the sigmoid of the final margin."""
+    totals = [float(sc["total"]) for sc in state.scores()]
+    winners = state.winners()
+    margins = margin_rewards(totals, temperature)
+    share = 1.0 / len(winners) if winners else 0.0
+    return [0.5 * (share if q in winners else 0.0) + 0.5 * margins[q]
+            for q in range(len(totals))]

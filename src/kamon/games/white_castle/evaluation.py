@@ -1,0 +1,418 @@
+"""A position evaluation of The White Castle for the bots (greedy, and MCTS at a depth cutoff).
+
+`values(state)` estimates every clan's final clan points from public information only:
+
+- the points already certain: CP scored, courtiers, warriors, gardeners, Passage of Time;
+- stores, blended by how many of the clan's own turns are left (`f`, 1 while at least
+  three turns remain, 0 in the last one): while turns remain, coins, seals and
+  resources are fuel (worth W_COIN, W_SEAL, W_RES each, resources capped at 7); in the
+  last turn only what final scoring pays for them counts (1 CP per 5 coins + seals,
+  1/2 CP for 3/7 of a resource);
+- potential: Lantern-area icons times the turns left (a die from a left end pays
+  them), gardeners' round-end activations still to come, warriors waiting for a
+  courtier inside the castle, progress on the Passage of Time between scoring steps;
+- the decisions already begun: every frame on the decision stack (a held die, effects
+  to order, card blocks, worker actions, a checkpoint) is worth its best option, so a
+  half-finished turn is judged by what it will bring, not only by what it has brought.
+
+`evaluate(state, seat)` is the seat's value minus REL times the best rival's (the
+solo game's Tokugawa rival counts as a rival). `candidates(state)` is what search
+considers: the legal actions without the Daimyo-seal exchanges, except in a clan's
+last turn (the engine exchanges seals by itself when a cost needs them, so earlier
+exchanges only lose value). `determinize(state, seat, rng)` puts the hidden decks in a
+canonical order before re-sampling them, so a bot's choice depends on what its seat
+may see and on its own seed only.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kamon.core.rng import Rng
+from kamon.games.white_castle import actions as A
+from kamon.games.white_castle.data import COLOURS, Effect
+from kamon.games.white_castle.state import COURTIER_CP, MAX_RESOURCE, WhiteCastleState
+
+TURNS = 9  # every clan takes 3 turns in each of the 3 rounds, at any player count
+W_COIN = 0.35
+W_SEAL = 0.7
+W_RES = 1.0
+W_CP = 1.0
+PASSAGE_STEP = 0.8  # a Passage of Time step while turns remain (CP on the way + turn order)
+LEFT_DIE = 0.5  # chance a future turn takes a left-end die (Lantern reward)
+GARDEN_FIRES = 0.6  # chance a gardener's bridge still holds dice at a round end
+WARRIOR_HOPE = 0.5  # share of the warriors' value expected before a courtier is inside
+REL = 0.5  # weight of the best rival's value in evaluate()
+FOOD, IRON, PEARL = 0, 1, 2
+EXCHANGES = frozenset({A.EXCHANGE_COIN, *A.EXCHANGE_RES.values()})
+_CLIMB_PEARL = {1: 2, 2: 5}
+_PASSAGE_MARKS = (0, 6, 11, 15, 20)
+
+
+class _Units:
+    """What one coin, seal, CP or resource is worth to one clan now (blended by turns left)."""
+
+    __slots__ = ("coin", "seal", "res", "f", "turns_left", "res_room")
+
+    def __init__(self, c: Any, turns_left: int) -> None:
+        """Blend fuel value and final-scoring value by the clan's own turns left."""
+        f = min(1.0, turns_left / 3.0)
+        self.f = f
+        self.turns_left = turns_left
+        self.coin = f * W_COIN + (1 - f) * 0.2
+        self.seal = f * W_SEAL + (1 - f) * 0.2
+        self.res = f * W_RES + (1 - f) * 0.34
+        self.res_room = [MAX_RESOURCE - r for r in c.res]
+
+    def gain(self, kind: str, n: int) -> float:
+        """The worth of gaining n of one kind."""
+        if kind == "coin":
+            return n * self.coin
+        if kind == "seal":
+            return n * self.seal
+        if kind == "cp":
+            return n * W_CP
+        i = 0 if kind == "food" else 1 if kind == "iron" else 2
+        return min(n, self.res_room[i]) * self.res
+
+
+def turns_left(state: WhiteCastleState, q: int) -> int:
+    """A clan's own turns after the one in progress (0 during its last turn)."""
+    left = TURNS - state.placements[q]
+    if state.phase == "play" and state.stack:
+        f = state.stack[-1]
+        if f[1] == q and f[0] in ("take", "place"):
+            left -= 1
+    return max(0, left)
+
+
+def passage_smooth(cp: tuple[int, ...], pos: int) -> float:
+    """Passage of Time CP interpolated between the scoring steps (progress counts)."""
+    for lo, hi in zip(_PASSAGE_MARKS, _PASSAGE_MARKS[1:], strict=False):
+        if lo <= pos < hi and hi < len(cp):
+            return cp[lo] + (cp[hi] - cp[lo]) * (pos - lo) / (hi - lo)
+    return float(cp[min(pos, len(cp) - 1)])
+
+
+class _Ctx:
+    """Per-evaluation caches: one clan's units and worker-action estimates."""
+
+    __slots__ = ("s", "q", "u", "c", "_workers")
+
+    def __init__(self, s: WhiteCastleState, q: int, u: _Units) -> None:
+        """Bind the state, the clan and its unit values."""
+        self.s = s
+        self.q = q
+        self.u = u
+        self.c = s.clans[q]
+        self._workers: dict[str, float] = {}
+
+    # ---------------------------------------------------------------- effects
+
+    def effect(self, e: Effect, depth: int = 0) -> float:
+        """The worth of one effect for this clan now."""
+        kind = e[0]
+        u = self.u
+        if kind == "gain":
+            return sum(u.gain(k, n) for k, n in e[1])
+        if kind == "choice":
+            return e[1] * u.res
+        if kind == "pay":
+            return max(0.0, self.effect(e[2], depth + 1) - self.cost(e[1]))
+        if kind == "passage":
+            return e[1] * PASSAGE_STEP * (0.4 + 0.6 * u.f)
+        if kind in ("courtier", "gardener", "warrior"):
+            return self.worker(kind)
+        if kind == "lantern":
+            return self.lantern()
+        if kind == "well":
+            return self.well(depth)
+        if depth > 1:
+            return 1.0
+        if kind == "light":
+            return self.best_blocks(((r, i) for r in range(5)
+                                     for i, blk in enumerate(self.room_blocks(r)) if blk.light),
+                                    depth)
+        if kind == "die_tile":
+            col = e[1]
+            s = self.s
+            return self.best_blocks(((r, i) for r in range(5)
+                                     for i, t in enumerate(s.room_tiles[r])
+                                     if col == "any" or COLOURS[t] == col), depth)
+        if kind == "domain":
+            return max((self.row(c, depth) for c in range(3) if c not in self.s.fired),
+                       default=0.0)
+        return 0.0
+
+    def effects(self, effects: tuple[Effect, ...], depth: int = 0) -> float:
+        """The worth of a set of effects (each taken once)."""
+        return sum(self.effect(e, depth) for e in effects)
+
+    def cost(self, cost: tuple[tuple[str, int], ...]) -> float:
+        """The worth of what a cost spends."""
+        u = self.u
+        return sum(n * (u.coin if k == "coin" else u.seal) for k, n in cost)
+
+    def room_blocks(self, r: int) -> tuple[Any, ...]:
+        """The blocks of the card in castle room r."""
+        return self.s.data.card(self.s.room_cards[r]).blocks
+
+    def block(self, opt: tuple[int, int], depth: int) -> float:
+        """The worth of one card block (own card when the room is negative)."""
+        r, i = opt
+        cid = self.c.card if r < 0 else self.s.room_cards[r]
+        if cid is None:
+            return 0.0
+        blk = self.s.data.card(cid).blocks[i]
+        effects = blk.effects
+        if len(effects) == 1 and effects[0][0] == "pay" and not self.s._can_pay(
+                self.q, effects[0][1]):
+            return 0.0
+        return self.effects(effects, depth + 1)
+
+    def best_blocks(self, opts: Any, depth: int, multi: bool = False) -> float:
+        """The best block (or, when several may be used, every block worth using)."""
+        vals = [self.block(o, depth) for o in opts]
+        if not vals:
+            return 0.0
+        if multi:
+            return sum(v for v in vals if v > 0)
+        return max(0.0, max(vals))
+
+    def lantern(self) -> float:
+        """The worth of this clan's Lantern reward now."""
+        if "lantern" not in self._workers:
+            self._workers["lantern"] = 0.0  # a lantern icon never pays a lantern again
+            self._workers["lantern"] = self.effects(self.s.lantern_icons(self.q), 2)
+        return self._workers["lantern"]
+
+    def well(self, depth: int) -> float:
+        """The worth of the Well action (a seal and both Well tiles)."""
+        s = self.s
+        v = self.u.gain("seal", 1)
+        for t in s.well_tiles:
+            v += self.effects(s.data.die_tiles[t][1], depth + 1)
+        return v
+
+    def row(self, colour: int, depth: int) -> float:
+        """The worth of firing a personal-domain row (its visible cells and card block)."""
+        s = self.s
+        d = s.data
+        c = self.c
+        name = COLOURS[colour]
+        v = self.effect(d.domain_visible[name], depth + 1)
+        v += self.effects(d.domain_cells[name][:5 - c.left[colour]], depth + 1)
+        if c.card is not None:
+            row_name = ("top", "middle", "bottom")[colour]
+            for i, blk in enumerate(d.card(c.card).blocks):
+                if row_name in blk.rows:
+                    v += max(0.0, self.block((-1, i), depth))
+                    break
+        return v
+
+    # ------------------------------------------------------------ workers
+
+    def worker(self, kind: str) -> float:
+        """The best use of a worker action now (0 if none is affordable)."""
+        cached = self._workers.get(kind)
+        if cached is not None:
+            return cached
+        self._workers[kind] = 0.0  # guards recursion through garden/yard effects
+        fn = {"courtier": self._courtier, "gardener": self._gardener,
+              "warrior": self._warrior}[kind]
+        v = max(0.0, fn())
+        self._workers[kind] = v
+        return v
+
+    def _uncover(self, colour: int) -> float:
+        """The worth of the domain cell a departing worker uncovers."""
+        c = self.c
+        k = 5 - c.left[colour]
+        cells = self.s.data.domain_cells[COLOURS[colour]]
+        if k >= len(cells):
+            return 0.0
+        return 0.3 * self.u.f * self.effect(cells[k], 2)
+
+    def _gardener(self) -> float:
+        s = self.s
+        u = self.u
+        gardens = s.data.gardens
+        rounds_after = max(0, 3 - s.round)
+        best = 0.0
+        for g in s.gardener_slots(self.q):
+            card = gardens[s.garden_cards[g]]
+            eff = self.effects(card.effects, 2)
+            v = card.cp + eff * (1 + GARDEN_FIRES * rounds_after) - card.food * u.res
+            best = max(best, v)
+        return best + (self._uncover(1) if best > 0 else 0.0)
+
+    def _warrior(self) -> float:
+        s = self.s
+        u = self.u
+        c = self.c
+        inside = sum(1 for loc in c.courtiers if loc > 0)
+        mult = inside if inside else WARRIOR_HOPE * u.f
+        best = 0.0
+        for y in s.warrior_yards(self.q):
+            v = (s.data.yard_values[y] * mult + self.effects(s.yard_effects[y], 2)
+                 - s.data.yard_costs[y] * u.res)
+            best = max(best, v)
+        return best + (self._uncover(2) if best > 0 else 0.0)
+
+    def _courtier(self) -> float:
+        s = self.s
+        u = self.u
+        c = self.c
+        best = 0.0
+        if c.left[0] and s.can_pay_coins(self.q, 2):
+            best = COURTIER_CP[0] + u.f * 1.5 - 2 * u.coin + self._uncover(0)
+        yards = sum(s.data.yard_values[y] for y in c.warriors)
+        for src, dst in s.climbs(self.q):
+            pearl = _CLIMB_PEARL[A.LOC_FLOOR[dst] - A.LOC_FLOOR[src]]
+            v = COURTIER_CP[dst] - COURTIER_CP[src] - pearl * u.res + u.f * 1.5
+            if src == 0:
+                v += yards  # one more courtier inside multiplies the warriors again
+            best = max(best, v)
+        return best
+
+    # ------------------------------------------------------------ frames
+
+    def frame(self, f: tuple[Any, ...]) -> float:
+        """The worth of a pending decision frame of this clan (its best outcome)."""
+        kind = f[0]
+        s = self.s
+        if kind == "effects":
+            return sum(max(0.0, self.effect(e)) if e[0] not in ("gain", "choice", "passage")
+                       else self.effect(e) for e in f[2])
+        if kind == "choice":
+            return f[2] * self.u.res
+        if kind == "blocks":
+            return self.best_blocks(f[2], 0, multi=f[3])
+        if kind == "outside":
+            return max((self.worker(("courtier", "gardener", "warrior")[w]) for w in f[2]),
+                       default=0.0)
+        if kind in ("warrior", "gardener"):
+            return self.worker(kind)
+        if kind == "courtier":
+            return 0.0 if f[2] and f[3] else self.worker("courtier")
+        if kind == "lantern":
+            return self.lantern()
+        if kind == "daimyo":
+            table = s.data.daimyo[s.daimyo_card]
+            return max((self.effects(table[k]) for k in range(3)
+                        if s.daimyo_slots[k] is None), default=0.0)
+        if kind == "row":
+            return max((self.row(c, 0) for c in range(3) if c not in s.fired), default=0.0)
+        if kind == "pay":
+            return max(0.0, self.effect(f[3]) - self.cost(f[2]))
+        if kind == "checkpoint":
+            return max(0.0, f[2] * PASSAGE_STEP + 1.0 - f[3] * self.u.seal)
+        if kind == "garden_round":
+            gardens = s.data.gardens
+            return sum(self.effects(gardens[s.garden_cards[g]].effects) for g in f[2])
+        if kind == "place" and s.held is not None:
+            return self.held_die()
+        return 0.0
+
+    def held_die(self) -> float:
+        """The worth of the die in hand: its best space, coins included."""
+        s = self.s
+        b, v, left = s.held if s.held is not None else (0, 0, False)
+        best = -99.0
+        for sp in s.placeable(self.q, b, v):
+            best = max(best, self.space(sp, b, v))
+        lantern = self.lantern() if left else 0.0
+        return (best if best > -99.0 else 0.0) + lantern
+
+    def space(self, sp: int, b: int, v: int) -> float:
+        """The worth of putting a die of colour b and value v on space sp."""
+        s = self.s
+        u = self.u
+        if sp == A.SP_DOMAIN:
+            return self.row(b, 0) - (6 - v) * u.coin
+        coins = -(s.space_cost(sp, v) or 0) * u.coin
+        if sp < 5:
+            opts = tuple((sp, i) for i, col in enumerate(s.room_tiles[sp]) if col == b)
+            return coins + self.best_blocks(opts, 0, multi=True)
+        if sp < 7:
+            return coins + max(self.worker(("courtier", "gardener", "warrior")[w])
+                               for w in s.data.outside[sp - 5])
+        return coins + self.well(0)
+
+
+def clan_value(state: WhiteCastleState, q: int) -> float:
+    """Clan q's estimated final clan points (see the module docstring)."""
+    if state.phase == "over":
+        return float(state.scores()[q]["total"])
+    s = state
+    d = s.data
+    c = s.clans[q]
+    tl = turns_left(s, q)
+    u = _Units(c, tl)
+    f = u.f
+    inside = sum(1 for loc in c.courtiers if loc > 0)
+    yards = sum(d.yard_values[y] for y in c.warriors)
+    v = float(c.cp)
+    v += sum(COURTIER_CP[loc] for loc in c.courtiers)
+    v += yards * inside
+    if not inside and yards:
+        v += yards * WARRIOR_HOPE * f
+    rounds_after = 3 - s.round
+    for g in range(6):
+        if q in s.garden_workers[g]:
+            v += d.gardens[s.garden_cards[g]].cp
+    v += f * passage_smooth(d.passage_cp, c.pos) + (1 - f) * d.passage_cp[c.pos]
+    rival = q == s.rival
+    if not rival:
+        end_store = (c.coins + c.seals) / 5.0 if tl else float((c.coins + c.seals) // 5)
+        end_res = sum(2 if r >= 7 else 1 if r >= 3 else 0 for r in c.res)
+        v += f * (W_COIN * c.coins + W_SEAL * c.seals) + (1 - f) * end_store
+        v += f * W_RES * sum(min(r, MAX_RESOURCE) for r in c.res) + (1 - f) * end_res
+    ctx = _Ctx(s, q, u)
+    if tl and not rival:
+        v += LEFT_DIE * tl * ctx.lantern()
+    if rounds_after > 0 and not rival:
+        gardens = d.gardens
+        for g in range(6):
+            if q in s.garden_workers[g]:
+                v += GARDEN_FIRES * rounds_after * ctx.effects(
+                    gardens[s.garden_cards[g]].effects, 1)
+    for fr in s.stack:
+        if fr[1] == q and fr[0] not in ("rival_turn", "rival_actions", "rival_room",
+                                         "rival_garden") and not rival:
+            v += ctx.frame(fr)
+    return v
+
+
+def values(state: WhiteCastleState) -> list[float]:
+    """Every clan's estimated final clan points (the solo rival included)."""
+    return [clan_value(state, q) for q in range(len(state.clans))]
+
+
+def evaluate(state: WhiteCastleState, seat: int) -> float:
+    """The seat's estimated final points minus REL times the best rival's."""
+    vals = values(state)
+    others = [v for q, v in enumerate(vals) if q != seat]
+    return vals[seat] - REL * max(others, default=0.0)
+
+
+def candidates(state: WhiteCastleState) -> list[int]:
+    """The actions worth searching: no seal exchanges before the clan's last turn."""
+    ids = state.legal_ids()
+    p = state.to_move
+    if p is None or turns_left(state, p) == 0 and state.round == 3:
+        return ids
+    kept = [a for a in ids if a not in EXCHANGES]
+    return kept or ids
+
+
+def determinize(state: WhiteCastleState, seat: int | None,
+                rng: Rng | random.Random) -> WhiteCastleState:
+    """A state consistent with the seat's view whose sample depends on the view and rng only."""
+    canon = state.clone()
+    canon.steward_deck.sort()
+    canon.diplomat_deck.sort()
+    canon.solo_deck.sort()
+    canon.rng = Rng(0)
+    return canon.determinize(seat, rng)

@@ -1,0 +1,306 @@
+"""Tournaments between agents: rotated seats, seeded deals, a process pool, statistics.
+
+Game g of a tournament deals seed `seed + g // players` and seats the agents in
+rotation `g % players` (seat j plays `agents[(j + g) % len(agents)]`), so every deal
+is played once from every rotation and an agent's luck of the deal and of the seat
+cancels out over a full cycle. Each agent's own seed comes from the game index and
+the seat, so a tournament is reproducible from its seed alone and its results do
+not depend on the number of worker processes.
+
+Statistics: per agent and per seat, the win rate with a Wilson 95% score interval
+(a shared victory counts 1/k to each of the k winners), the mean score and the mean
+seconds per decision; ratings with openskill's Plackett-Luce model, the games taken
+in order (a clan without an agent, the solo rival, is rated as a participant too).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import multiprocessing
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kamon.agents import agent_seed, make_agent
+from kamon.core.errors import KamonError
+from kamon.games import get_game
+
+Z95 = 1.959963984540054
+MAX_DECISIONS = 100_000
+CSV_FIELDS = ("game", "seed", "rotation", "seat", "clan", "agent", "score", "rank", "win",
+              "decisions", "seconds", "cpu_seconds")
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """One game to play: what a worker process needs."""
+
+    index: int
+    game: str
+    players: int
+    seed: int
+    rotation: int
+    lineup: tuple[str, ...]
+    options: Mapping[str, Any]
+
+
+@dataclass
+class GameResult:
+    """One finished game: per clan (seats first, then any rival) its agent and outcome."""
+
+    index: int
+    seed: int
+    rotation: int
+    agents: list[str]
+    clans: list[str]
+    scores: list[int]
+    winners: list[int]
+    decisions: list[int]
+    seconds: list[float]
+    cpu_seconds: list[float] = field(default_factory=list)
+
+    def ranks(self) -> list[int]:
+        """1 = best; winners first (the game's tie-break), then by score; equal ties share."""
+        keys = [(q not in self.winners, -s) for q, s in enumerate(self.scores)]
+        return [1 + sum(1 for k in keys if k < mine) for mine in keys]
+
+    def win_share(self, q: int) -> float:
+        """1/k if clan q is one of k winners, else 0."""
+        return 1.0 / len(self.winners) if q in self.winners else 0.0
+
+
+def lineup(agents: Sequence[str], players: int, rotation: int) -> tuple[str, ...]:
+    """Who sits where in a rotation: seat j gets agents[(j + rotation) % len(agents)]."""
+    k = len(agents)
+    return tuple(agents[(j + rotation) % k] for j in range(players))
+
+
+def schedule(game: str, agents: Sequence[str], games: int, players: int, seed: int,
+             options: Mapping[str, Any] | None = None) -> list[TournamentGame]:
+    """The tournament's games in order: each seed once per rotation of the seats."""
+    if not agents:
+        raise KamonError("a tournament needs at least one agent")
+    if len(agents) > players:
+        raise KamonError(f"{len(agents)} agents for {players} seats: a game seats at most "
+                         f"{players} (use --players)")
+    opts = dict(options or {})
+    return [TournamentGame(g, game, players, seed + g // players, g % players,
+                           lineup(agents, players, g % players), opts) for g in range(games)]
+
+
+def play_game(job: TournamentGame) -> GameResult:
+    """Play one tournament game (top-level, so spawned worker processes can run it)."""
+    game = get_game(job.game)
+    state = game.new_game(job.players, job.seed, **job.options)
+    bots = [make_agent(name, agent_seed(job.seed * 7919 + job.rotation, p))
+            for p, name in enumerate(job.lineup)]
+    decisions = [0] * job.players
+    seconds = [0.0] * job.players
+    cpu = [0.0] * job.players
+    n = 0
+    while not state.is_over():
+        p = state.to_move
+        if p is None:
+            break
+        n += 1
+        if n > MAX_DECISIONS:
+            raise KamonError(f"game {job.index} (seed {job.seed}) did not end")
+        start, start_cpu = time.perf_counter(), time.process_time()
+        action = bots[p].act(state)
+        seconds[p] += time.perf_counter() - start
+        cpu[p] += time.process_time() - start_cpu
+        decisions[p] += 1
+        state.apply(action)
+    scores = [int(s["total"]) for s in state.scores()]
+    extra = len(scores) - job.players
+    clans = [state.name(q) for q in range(len(scores))]
+    agents = list(job.lineup) + [f"{clans[job.players + i]} (rival)" for i in range(extra)]
+    return GameResult(job.index, job.seed, job.rotation, agents, clans, scores,
+                      list(state.winners()), decisions + [0] * extra, seconds + [0.0] * extra,
+                      cpu + [0.0] * extra)
+
+
+def run_games(jobs: Sequence[TournamentGame], workers: int = 1) -> Iterator[GameResult]:
+    """Results as games finish: in this process, or from a spawn-safe process pool."""
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            yield play_game(job)
+        return
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(min(workers, len(jobs))) as pool:
+        yield from pool.imap_unordered(play_game, jobs, chunksize=1)
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default); (0, 1) if n = 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
+    hi = 1.0 if successes >= n else min(1.0, centre + half)
+    return lo, hi
+
+
+@dataclass
+class Line:
+    """One row of a results table: games, wins, interval, mean score and speed."""
+
+    label: str
+    games: int = 0
+    wins: float = 0.0
+    score_sum: float = 0.0
+    decisions: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per game (0 when no game)."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of the win rate."""
+        return wilson(self.wins, self.games)
+
+    @property
+    def mean_score(self) -> float:
+        """Mean final score."""
+        return self.score_sum / self.games if self.games else 0.0
+
+    @property
+    def seconds_per_decision(self) -> float:
+        """Mean thinking time per decision, wall clock (0 for clans that never decide)."""
+        return self.seconds / self.decisions if self.decisions else 0.0
+
+    @property
+    def cpu_per_decision(self) -> float:
+        """Mean CPU time per decision of the process (unaffected by other processes)."""
+        return self.cpu_seconds / self.decisions if self.decisions else 0.0
+
+    def add(self, res: GameResult, q: int) -> None:
+        """Count clan q of one game into this line."""
+        self.games += 1
+        self.wins += res.win_share(q)
+        self.score_sum += res.scores[q]
+        self.decisions += res.decisions[q]
+        self.seconds += res.seconds[q]
+        self.cpu_seconds += res.cpu_seconds[q] if q < len(res.cpu_seconds) else 0.0
+
+
+@dataclass
+class Rating:
+    """An openskill rating: mean, uncertainty and the conservative ordinal mu - 3 sigma."""
+
+    agent: str
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """mu - 3 sigma: the skill the agent very probably has at least."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass
+class TournamentResult:
+    """Every game's result (in game order) and the summaries drawn from them."""
+
+    game: str
+    players: int
+    agents: list[str]
+    results: list[GameResult] = field(default_factory=list)
+    elapsed: float = 0.0
+
+    def by_agent(self) -> list[Line]:
+        """One line per participant (agents in the order given, then any rival)."""
+        lines: dict[str, Line] = {a: Line(a) for a in self.agents}
+        for res in self.results:
+            for q, name in enumerate(res.agents):
+                lines.setdefault(name, Line(name)).add(res, q)
+        return list(lines.values())
+
+    def by_seat(self) -> list[Line]:
+        """One line per clan position (seat 1.. and any rival), whoever sat there."""
+        lines: list[Line] = []
+        for res in self.results:
+            for q in range(len(res.scores)):
+                if q >= len(lines):
+                    label = (f"seat {q + 1}" if q < self.players else
+                             f"{res.clans[q]} (rival)")
+                    lines.append(Line(label))
+                lines[q].add(res, q)
+        return lines
+
+    def ratings(self) -> list[Rating]:
+        """openskill Plackett-Luce ratings after every game in order, best ordinal first."""
+        from openskill.models import PlackettLuce
+
+        model = PlackettLuce()
+        current: dict[str, Any] = {}
+        for res in self.results:
+            names = res.agents
+            for name in names:
+                if name not in current:
+                    current[name] = model.rating(name=name)
+            teams = [[current[name]] for name in names]
+            rated = model.rate(teams, ranks=[float(r) for r in res.ranks()])
+            updates: dict[str, list[Any]] = {}
+            for name, team in zip(names, rated, strict=True):
+                updates.setdefault(name, []).append(team[0])
+            for name, news in updates.items():  # an agent in several seats: mean update
+                mu = sum(r.mu for r in news) / len(news)
+                sigma = sum(r.sigma for r in news) / len(news)
+                current[name] = model.rating(mu=mu, sigma=sigma, name=name)
+        out = [Rating(name, r.mu, r.sigma) for name, r in current.items()]
+        return sorted(out, key=lambda r: -r.ordinal)
+
+    def write_csv(self, path: Path | str) -> int:
+        """One row per clan of every game (header first); returns the rows written."""
+        rows = 0
+        with Path(path).open("w", encoding="utf-8", newline="") as fh:
+            out = csv.writer(fh)
+            out.writerow(CSV_FIELDS)
+            for res in self.results:
+                ranks = res.ranks()
+                for q, name in enumerate(res.agents):
+                    out.writerow([res.index, res.seed, res.rotation,
+                                  q + 1 if q < self.players else "", res.clans[q], name,
+                                  res.scores[q], ranks[q], f"{res.win_share(q):.4g}",
+                                  res.decisions[q], f"{res.seconds[q]:.4f}",
+                                  f"{res.cpu_seconds[q]:.4f}" if q < len(res.cpu_seconds)
+                                  else ""])
+                    rows += 1
+        return rows
+
+
+def run_tournament(game: str, agents: Sequence[str], games: int, players: int | None = None,
+                   seed: int = 0, jobs: int = 1, options: Mapping[str, Any] | None = None,
+                   progress: Callable[[GameResult], None] | None = None) -> TournamentResult:
+    """Play a whole tournament and return its results in game order."""
+    g = get_game(game)
+    names = [a.strip().lower() for a in agents if a.strip()]
+    for name in set(names):
+        make_agent(name, 0)  # unknown names fail before any game starts
+    if players is None:
+        players = min(max(len(names), g.min_players), g.max_players)
+    if games < 1:
+        raise KamonError("a tournament needs at least one game")
+    todo = schedule(g.name, names, games, players, seed, options)
+    result = TournamentResult(g.name, players, names)
+    start = time.perf_counter()
+    done: list[GameResult] = []
+    for res in run_games(todo, jobs):
+        done.append(res)
+        if progress is not None:
+            progress(res)
+    result.results = sorted(done, key=lambda r: r.index)
+    result.elapsed = time.perf_counter() - start
+    return result
