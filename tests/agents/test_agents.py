@@ -173,6 +173,17 @@ def test_mcts_time_budget_stops_in_time() -> None:
     assert agent.last_iterations >= 1
 
 
+def test_level_budgets_are_weighted_by_the_games_iteration_cost() -> None:
+    """scale_budget divides the iterations by the game's mcts_iteration_weight (3 here)."""
+    state = midgame(4, 3, 12)
+    agent = MCTSAgent(1, iterations=60, scale_budget=True)
+    agent.act(state)
+    assert agent.last_iterations == 20
+    plain = MCTSAgent(1, iterations=60, tree_priors=False, prior=False)
+    plain.act(state)
+    assert plain.last_iterations == 60
+
+
 def test_agents_refuse_a_finished_game() -> None:
     """Asking any agent to move after the end is a clear error."""
     state = midgame(2, 1, 10_000)

@@ -60,24 +60,26 @@ def _normal(seed: int) -> Agent:
 
 
 def _hard(seed: int) -> Agent:
-    """Level hard: ISMCTS with greedy priors, HARD_ITERATIONS iterations per decision."""
-    return _named(MCTSAgent(seed, iterations=HARD_ITERATIONS), "hard")
+    """Level hard: ISMCTS with greedy priors, HARD_ITERATIONS (game-weighted) per decision."""
+    return _named(MCTSAgent(seed, iterations=HARD_ITERATIONS, scale_budget=True), "hard")
 
 
 def _mcts(seed: int) -> Agent:
-    """Plain mcts: ISMCTS with greedy priors, MCTS_ITERATIONS iterations per decision."""
-    return MCTSAgent(seed, iterations=MCTS_ITERATIONS)
+    """Plain mcts: ISMCTS with greedy priors, MCTS_ITERATIONS (game-weighted) per decision."""
+    return MCTSAgent(seed, iterations=MCTS_ITERATIONS, scale_budget=True)
 
 
 EASY_EPSILON = 0.25
-MCTS_ITERATIONS = 200
-HARD_ITERATIONS = 2000  # about 0.5-1 s per decision on one core of the reference machine
+# Reference iterations (plain ones); a game divides them by its mcts_iteration_weight:
+# The White Castle 3.0 (hard: 900 iterations), I, Clansman 2.2 (hard: 1227).
+MCTS_ITERATIONS = 600
+HARD_ITERATIONS = 2700  # about 0.6-1 s per decision on one core of the reference machine
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", f"greedy, {EASY_EPSILON:.0%} of decisions at random", _easy),
     "normal": Level("normal", "greedy (the game's lookahead and evaluation)", _normal),
-    "hard": Level("hard", f"ISMCTS with greedy priors, {HARD_ITERATIONS} iterations per "
-                          "decision", _hard),
+    "hard": Level("hard", f"ISMCTS with greedy priors, {HARD_ITERATIONS} reference "
+                          "iterations per decision", _hard),
 }
 
 AGENTS: dict[str, Callable[[int], Agent]] = {

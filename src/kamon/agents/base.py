@@ -12,7 +12,11 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
 - `plan_key(state) -> hashable`: positions with equal keys are the same for greedy's
   lookahead (merges different orders of the same choices);
 - `mcts_tree_priors: bool`: MCTS puts evaluation priors on every node, not only the
-  root (worth it where the evaluation is cheap).
+  root; `mcts_prior(state, seat) -> float` is the (cheaper) evaluation those priors
+  use (default: `evaluate`);
+- `mcts_iteration_weight: float`: what one MCTS iteration costs in this game relative
+  to the reference; agents built with `scale_budget=True` (the levels) divide their
+  iteration budget by it, so a level thinks about as long in every game.
 
 Without it, values are the current score totals (`scores()[q]['total']`), candidates
 are all legal actions, and determinization is the state's own `determinize`. The hooks
@@ -62,6 +66,8 @@ class GameHooks:
     greedy_depth: int = DEFAULT_GREEDY_DEPTH
     plan_key: Callable[[Any], Any] | None = None
     mcts_tree_priors: bool = False
+    mcts_prior: Callable[[Any, int], float] | None = None
+    mcts_iteration_weight: float = 1.0
 
 
 def _relative(values: Callable[[Any], list[float]]) -> Callable[[Any, int], float]:
@@ -102,7 +108,10 @@ def hooks_for(state: State) -> GameHooks:
                       has_evaluation=module is not None and hasattr(module, "values"),
                       greedy_depth=int(getattr(module, "greedy_depth", DEFAULT_GREEDY_DEPTH)),
                       plan_key=getattr(module, "plan_key", None),
-                      mcts_tree_priors=bool(getattr(module, "mcts_tree_priors", False)))
+                      mcts_tree_priors=bool(getattr(module, "mcts_tree_priors", False)),
+                      mcts_prior=getattr(module, "mcts_prior", None),
+                      mcts_iteration_weight=float(getattr(module, "mcts_iteration_weight",
+                                                          1.0)))
     _CACHE[cls] = found
     return found
 

@@ -69,7 +69,8 @@ class MCTSAgent:
                  seconds: float | None = None, c: float = 0.7, rollout: str = "random",
                  rollout_depth: int | None = AUTO, epsilon: float = 0.1,
                  temperature: float = 5.0, prior: bool = True, c_puct: float = 1.5,
-                 prior_temperature: float = 1.0, tree_priors: bool | None = None) -> None:
+                 prior_temperature: float = 1.0, tree_priors: bool | None = None,
+                 scale_budget: bool = False) -> None:
         """Seed, budget (iterations and/or seconds), UCT constant, rollout and prior settings."""
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations and/or seconds")
@@ -87,6 +88,7 @@ class MCTSAgent:
         self.c_puct = c_puct
         self.prior_temperature = prior_temperature
         self.tree_priors = tree_priors
+        self.scale_budget = scale_budget
         self.rng = Rng(seed)
         self.last_iterations = 0  # iterations of the last search (for benchmarks)
 
@@ -110,13 +112,16 @@ class MCTSAgent:
             self.last_iterations = 0
             return root_cands[0]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        budget = self.iterations
+        if budget is not None and self.scale_budget:
+            budget = max(1, round(budget / hooks.mcts_iteration_weight))
         priors = self._priors(state, seat, root_cands, hooks, rng) if self.prior else None
         tree = self.tree_priors if self.tree_priors is not None else hooks.mcts_tree_priors
         if tree and priors is not None:
             root.priors = priors
         n = 0
         while True:
-            if self.iterations is not None and n >= self.iterations:
+            if budget is not None and n >= budget:
                 break
             if deadline is not None and n and time.perf_counter() >= deadline:
                 break
@@ -166,6 +171,23 @@ class MCTSAgent:
                 best_u, best_a = u, a
         return best_a
 
+    def _node_priors(self, s: Any, p: int, cands: list[int], hooks: GameHooks
+                     ) -> dict[int, float]:
+        """Move probabilities at a tree node: softmax of the mover's prior evaluation."""
+        if len(cands) == 1:
+            return {cands[0]: 1.0}
+        judge = hooks.mcts_prior or hooks.evaluate
+        vals = {}
+        for a in cands:
+            child = s.clone()
+            child.apply(a)
+            vals[a] = judge(child, p)
+        top = max(vals.values())
+        weights = {a: math.exp(max(-50.0, (v - top) / self.prior_temperature))
+                   for a, v in vals.items()}
+        total = sum(weights.values())
+        return {a: w / total for a, w in weights.items()}
+
     def _iterate_puct(self, root_state: State, seat: int, root: _Node, hooks: GameHooks,
                       rng: Rng) -> None:
         """One iteration with priors at every node: PUCT down to a new node, score it, back up.
@@ -182,7 +204,7 @@ class MCTSAgent:
             p = s.to_move
             cands = hooks.candidates(s)
             if node.priors is None:
-                node.priors = self._softmax(s, p, cands, hooks, 1)
+                node.priors = self._node_priors(s, p, cands, hooks)
             priors = node.priors
             children = node.children
             total = 0

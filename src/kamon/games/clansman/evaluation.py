@@ -28,6 +28,10 @@ policy: marry their own first free card, obtain 1 Tadokoro; the seat's own marri
 still to come, likewise) and the turn is planned. That makes a marriage choice
 meaningful. It then subtracts REL times the best other seat's value.
 
+MCTS puts priors on every tree node from `mcts_prior` (evaluate without the outlook,
+which would be too slow there); an iteration then costs about `mcts_iteration_weight`
+times a plain one, which the levels' iteration budgets account for.
+
 `determinize` sorts the century piles before re-shuffling them, so a sample never
 depends on their real order.
 """
@@ -56,6 +60,8 @@ GOOD_WORTH = {"worker": 1.0, "soldier": 2.0, "architect": 2.0, "monk": 3.0, "bur
               "statue": 3.0, "mirror": 1.0}
 WORTH = tuple(GOOD_WORTH[g] for g in GOODS)
 greedy_depth = 1  # the evaluation plans the rest of a turn itself
+mcts_tree_priors = True  # measured: 50% vs 3 greedy with, 3 of 8 without, at ~0.7-0.9 s a move
+mcts_iteration_weight = 2.2
 
 
 def _goods_worth(goods: Goods) -> float:
@@ -301,6 +307,12 @@ def evaluate(state: ClansmanState, seat: int) -> float:
     mine = ahead if ahead is not None else seat_value(state, seat, totals[seat])
     others = [seat_value(state, q, totals[q]) for q in range(state.n) if q != seat]
     return mine - REL * max(others, default=0.0)
+
+
+def mcts_prior(state: ClansmanState, seat: int) -> float:
+    """evaluate() without the outlook: cheap enough for priors at every MCTS node."""
+    vals = values(state)
+    return vals[seat] - REL * max((v for q, v in enumerate(vals) if q != seat), default=0.0)
 
 
 def candidates(state: ClansmanState) -> list[int]:

@@ -16,7 +16,9 @@
   half-finished turn is judged by what it will bring, not only by what it has brought.
 
 `evaluate(state, seat)` is the seat's value minus REL times the best rival's (the
-solo game's Tokugawa rival counts as a rival). `candidates(state)` is what search
+solo game's Tokugawa rival counts as a rival). MCTS puts priors from it on every
+tree node (`mcts_tree_priors`); an iteration then costs about `mcts_iteration_weight`
+times a plain one, which the levels' iteration budgets account for. `candidates(state)` is what search
 considers: the legal actions without the Daimyo-seal exchanges, except in a clan's
 last turn (the engine exchanges seals by itself when a cost needs them, so earlier
 exchanges only lose value). `determinize(state, seat, rng)` puts the hidden decks in a
@@ -34,6 +36,8 @@ from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS, Effect
 from kamon.games.white_castle.state import COURTIER_CP, MAX_RESOURCE, WhiteCastleState
 
+mcts_tree_priors = True  # measured: 60% vs 3 greedy with, 45% without, at ~0.7-0.9 s a move
+mcts_iteration_weight = 3.0
 TURNS = 9  # every clan takes 3 turns in each of the 3 rounds, at any player count
 W_COIN = 0.35
 W_SEAL = 0.7
