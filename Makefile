@@ -1,11 +1,13 @@
-# The two commands of the README: `make run` plays, `make test` checks everything.
-# Both set up .venv on a fresh machine first.
+# The two commands of the README: `make run` serves the web app on http://127.0.0.1:8000
+# (games in kamon.db), `make test` checks everything. Both set up .venv on a fresh machine
+# first; `make test` also installs the Debian packages the tests drive (chromium,
+# postgresql) when they are missing.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean system-deps play
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,9 +16,15 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/kamon play white-castle --seats human,random,random
+	$(BIN)/kamon serve --host 127.0.0.1 --port 8000 --db kamon.db
 
-test: $(STAMP)
+play: $(STAMP)
+	$(BIN)/kamon play white-castle --seats human,normal,normal
+
+system-deps:
+	bash scripts/system-deps.sh
+
+test: $(STAMP) system-deps
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 -q
@@ -26,4 +34,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_solo.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-output

@@ -73,7 +73,7 @@ HUMAN_HELP = (
 
 app = typer.Typer(
     name="kamon",
-    help="Play, simulate and replay board games (The White Castle).",
+    help="Play, simulate and study The White Castle and I, Clansman.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -839,6 +839,34 @@ def list_games() -> None:
             console.print(Text.assemble(
                 (name, "bold"), f"  {game.title}, {counts} players; "
                 f"options: {', '.join(game.options) or 'none'}"))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: the whole "
+                                           "network)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port")] = 8000,
+    db: Annotated[str, typer.Option(help="an SQLite file path, or a URL such as "
+                                         "postgresql://user:pass@host/dbname")] = "kamon.db",
+    bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before it moves, "
+                                                  "so people can follow")] = 0.6,
+    bot_workers: Annotated[int | None, typer.Option(
+        help="processes that run bots (default: up to 2; 0 runs them in a thread)")] = None,
+) -> None:
+    """Run the web app: play in the browser, invite friends by link, games stored in --db."""
+    console = _out()
+    with _friendly_errors():
+        import uvicorn
+
+        from kamon.server.app import create_app
+
+        try:
+            web = create_app(db, bot_workers=bot_workers, bot_delay=bot_delay)
+        except Exception as exc:  # an unreachable database, a bad URL, an unwritable file
+            raise KamonError(f"cannot open the database {db!r}: {exc}") from None
+        console.print(Text.assemble(("kamon", "bold"), f" serving on http://{host}:{port}/ "
+                                    f"(games stored in {db}); Ctrl-C stops"))
+        uvicorn.run(web, host=host, port=port, log_level="warning")
 
 
 def main() -> None:

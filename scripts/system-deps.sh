@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Debian packages the tests use: chromium (browser tests, driven by Playwright) and
+# postgresql (the store's PostgreSQL run). Installs what is missing; needs root or sudo.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+if [ ${#need[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+else
+    echo "system-deps: missing ${need[*]}; install them as root: apt-get install ${need[*]}" >&2
+    exit 1
+fi
+echo "system-deps: installing ${need[*]} (Debian packages)"
+"${SUDO[@]}" apt-get update -q
+DEBIAN_FRONTEND=noninteractive "${SUDO[@]}" apt-get install -y -q "${need[@]}"

@@ -1,0 +1,55 @@
+// Talking to the kamon server: JSON requests, and the games this browser holds seats in.
+
+/** A refusal from the server: its HTTP status and its message in words. */
+export class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+/** GET or POST JSON; throws ApiError with the server's message on a refusal. */
+export async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  let res;
+  try { res = await fetch(path, init); } catch (e) {
+    throw new ApiError(0, "the server cannot be reached");
+  }
+  let data = null;
+  try { data = await res.json(); } catch (e) { /* not JSON */ }
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || res.statusText);
+  return data;
+}
+
+const KEY = "kamon.games";
+
+/** The seats this browser holds: [{id, game, title, seat, name, token, created}]. */
+export function myGames() {
+  try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { return []; }
+}
+
+/** Remember a seat (or a spectated game, token null) in localStorage. */
+export function rememberGame(entry) {
+  const list = myGames().filter(g => !(g.id === entry.id && g.seat === entry.seat));
+  list.unshift({ ...entry, created: entry.created || Date.now() });
+  localStorage.setItem(KEY, JSON.stringify(list.slice(0, 50)));
+}
+
+/** Forget a remembered seat. */
+export function forgetGame(id, seat) {
+  localStorage.setItem(KEY, JSON.stringify(myGames().filter(
+    g => !(g.id === id && g.seat === seat))));
+}
+
+/** Create an element with attributes and children (strings become text). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(c));
+  return node;
+}

@@ -1,0 +1,221 @@
+// The play page: the board of one game, its choices, live updates, undo, log and scores.
+import { api, ApiError, el, rememberGame } from "./api.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const token = new URLSearchParams(location.search).get("token");
+const MODULES = { "white-castle": "white_castle", "clansman": "clansman" };
+
+let payload = null;      // the latest viewer payload
+let renderer = null;     // the game's board module
+let data = { components: {} };  // words for every component (GET /api/data/<game>)
+let busy = false;        // a move is on its way
+let socket = null;
+let retry = 500;
+
+const $ = id => document.getElementById(id);
+
+/** Show a refusal (or clear it). */
+function showError(message) {
+  $("error").textContent = message || "";
+}
+
+/** Play an action (by id) as this seat, at the version on screen. */
+async function act(actionId) {
+  if (busy || !payload || !token) return;
+  busy = true;
+  showError("");
+  document.body.classList.add("busy");
+  try {
+    const next = await api(`/api/games/${gameId}/moves`,
+      { token, action: actionId, version: payload.version });
+    show(next);
+  } catch (e) {
+    showError(e.message);
+    if (e instanceof ApiError && e.status === 409) await refresh();
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+/** Take back this seat's last decision. */
+async function undo() {
+  if (busy || !payload || !token) return;
+  busy = true;
+  showError("");
+  document.body.classList.add("busy");
+  try {
+    show(await api(`/api/games/${gameId}/undo`, { token, version: payload.version }));
+  } catch (e) {
+    showError(e.message);
+    if (e instanceof ApiError && e.status === 409) await refresh();
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+/** Fetch the current payload. */
+async function refresh() {
+  const q = token ? `?token=${encodeURIComponent(token)}` : "";
+  show(await api(`/api/games/${gameId}${q}`));
+}
+
+/** Seat label with its colour dot. */
+function seatLabel(seat) {
+  const s = payload.seats[seat];
+  const who = s.kind === "bot" ? `bot ${s.level}` : (seat === payload.you ? "you" : "human");
+  return el("span", { class: "seat-label" }, el("span", { class: `seat-dot seat-${s.name}` }),
+    ` ${s.name} (${who})`);
+}
+
+/** The line saying whose turn it is and what is being decided. */
+function showStatus() {
+  const st = $("status");
+  st.replaceChildren();
+  st.className = "status";
+  if (payload.over) {
+    const names = payload.winners.map(w => payload.seats[w].name).join(" and ");
+    st.append(`Game over — ${names || "nobody"} win${payload.winners.length === 1 ? "s" : ""}.`);
+    st.classList.add("over");
+    return;
+  }
+  if (payload.to_move === payload.you) {
+    st.classList.add("your-turn");
+    st.append(el("strong", { text: "Your turn: " }), payload.decision);
+  } else if (payload.to_move !== null) {
+    st.append(seatLabel(payload.to_move), ` is deciding: ${payload.decision}`);
+    if (payload.seats[payload.to_move].kind === "bot") st.classList.add("bot-turn");
+  }
+}
+
+/** The plain list of every legal action (the fallback for every choice). */
+function showActions() {
+  const list = $("actions");
+  list.replaceChildren();
+  $("actions-title").textContent = payload.you === null ? "Spectating"
+    : payload.legal.length ? `Your choices (${payload.legal.length})` : "Waiting";
+  for (const a of payload.legal) {
+    list.append(el("li", {}, el("button", {
+      type: "button", class: "action", "data-action-id": a.id, "data-notation": a.notation,
+      title: a.text, onclick: () => act(a.id),
+    }, el("span", { class: "notation", text: a.notation }),
+       a.text && a.text !== a.notation ? el("span", { class: "what", text: a.text }) : "")));
+  }
+  if (!payload.legal.length && !payload.over) {
+    list.append(el("li", { class: "muted", text: payload.you === null
+      ? "You are watching this game." : "Not your decision now." }));
+  }
+  $("undo").hidden = !payload.can_undo;
+}
+
+/** Scores: a running total, or the final breakdown as a table. */
+function showScores() {
+  const box = $("scores");
+  box.replaceChildren();
+  $("scores-title").textContent = payload.over ? "Final scores" : "Scores";
+  const cats = Object.keys(payload.scores[0] || {}).filter(c => c !== "total");
+  const table = el("table", { class: "scores", id: payload.over ? "final-scores" : null });
+  const head = el("tr", {}, el("th", { text: "" }));
+  for (let s = 0; s < payload.seats.length; s++) head.append(el("th", {}, seatLabel(s)));
+  table.append(el("thead", {}, head));
+  const body = el("tbody");
+  const rows = payload.over ? [...cats, "total"] : ["total"];
+  for (const c of rows) {
+    const tr = el("tr", { class: c === "total" ? "total" : "" },
+      el("th", { text: c.replaceAll("_", " ") }));
+    payload.scores.forEach((sc, i) => tr.append(el("td", {
+      class: payload.winners.includes(i) && c === "total" ? "winner" : "", text: sc[c] })));
+    body.append(tr);
+  }
+  table.append(body);
+  box.append(table);
+  $("record-link").hidden = !payload.over;
+  $("record-a").href = `/api/games/${gameId}/record`;
+}
+
+/** The log, newest last, scrolled to the end. */
+function showLog() {
+  const log = $("log");
+  const lines = payload.log;
+  log.replaceChildren(...lines.map(line => el("li", { text: line })));
+  log.scrollTop = log.scrollHeight;
+}
+
+/** Explanations: whatever is hovered or tapped on the board says what it is. */
+function explainFrom(event) {
+  const target = event.target.closest?.("[data-explain]");
+  if (target) $("explain").textContent = target.getAttribute("data-explain");
+}
+
+/** Draw the board with the game's module, or say why it cannot be drawn. */
+function showBoard() {
+  const root = $("board");
+  if (!renderer) { root.textContent = "(no board drawing for this game)"; return; }
+  const legalById = new Map(payload.legal.map(a => [a.id, a]));
+  try {
+    renderer.render(root, payload, { data, act, legalById });
+  } catch (e) {
+    console.error(e);
+    root.replaceChildren(el("p", { class: "error",
+      text: `The board could not be drawn (${e.message}); the choices on the right work.` }));
+  }
+}
+
+/** Show a payload unless it is older than the one on screen. */
+function show(next) {
+  if (payload && next.version < payload.version) return;
+  payload = next;
+  // for tests and tools: the version on screen and whether the game is over
+  document.body.dataset.version = String(payload.version);
+  document.body.dataset.over = String(payload.over);
+  document.title = `kamon — ${payload.title}`;
+  $("title").textContent = payload.title;
+  $("identity").replaceChildren(payload.you === null ? "spectator" : seatLabel(payload.you));
+  showStatus();
+  showActions();
+  showBoard();
+  showScores();
+  showLog();
+}
+
+/** Live updates: the server sends the payload after every change; reconnect on loss. */
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const q = token ? `?token=${encodeURIComponent(token)}` : "";
+  socket = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws${q}`);
+  socket.onopen = () => { retry = 500; $("connection").className = "connection live"; };
+  socket.onmessage = ev => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "state") show(msg.payload);
+    else if (msg.type === "error") showError(msg.error);
+  };
+  socket.onclose = ev => {
+    $("connection").className = "connection lost";
+    if (ev.code >= 4400 && ev.code < 4500) return;  // refused: a reconnect would be too
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  };
+}
+
+async function main() {
+  document.addEventListener("mouseover", explainFrom);
+  document.addEventListener("click", explainFrom);
+  $("undo").addEventListener("click", undo);
+  try { await refresh(); } catch (e) {
+    $("status").textContent = e.message;
+    return;
+  }
+  const mod = MODULES[payload.game];
+  $("game-css").href = `/static/games/${mod}.css`;
+  try { renderer = await import(`./games/${mod}.js`); } catch (e) { console.error(e); }
+  try { data = await api(`/api/data/${payload.game}`); } catch (e) { /* words only */ }
+  if (token && payload.you !== null) {
+    rememberGame({ id: gameId, game: payload.game, title: payload.title, seat: payload.you,
+                   name: payload.seats[payload.you].name, token });
+  }
+  show(payload);
+  connect();
+}
+
+main();

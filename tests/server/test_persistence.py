@@ -1,0 +1,154 @@
+"""The store: a restarted server resumes every game exactly, bots think in real worker
+processes, and the same schema runs on PostgreSQL (a throwaway Debian postgresql cluster
+started by the test)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kamon.server.app import create_app
+from kamon.server.service import GameService, ServiceError
+from kamon.server.store import Store, VersionConflict
+from tests.server.conftest import create, get, move, token_of, wait_for
+
+
+def _play(c: TestClient, gid: str, tokens: dict[int, str], n: int) -> None:
+    """n moves by the human seats (first legal action each time)."""
+    for _ in range(n):
+        p = wait_for(c, gid, None, lambda q: q["over"] or q["to_move"] in tokens)
+        if p["over"]:
+            return
+        tok = tokens[p["to_move"]]
+        mine = get(c, gid, tok)
+        assert move(c, gid, tok, mine["legal"][0]["id"], mine["version"]).status_code == 200
+
+
+def test_a_restarted_server_resumes_every_game_exactly(db_path: Path) -> None:
+    games = []
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+        for game, players in (("white-castle", 2), ("clansman", 4), ("white-castle", 1)):
+            g = create(c, game, players, ["human"] * players, seed=40 + players)
+            tokens = {s: token_of(g, s) for s in range(players)}
+            _play(c, g["id"], tokens, 23)
+            games.append((g["id"], tokens, get(c, g["id"], tokens[0])))
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+        for gid, tokens, before in games:
+            after = get(c, gid, tokens[0])
+            assert after == before
+            _play(c, gid, tokens, 5)  # and play goes on
+            assert get(c, gid)["version"] == before["version"] + 5
+
+
+def test_a_restarted_server_lets_its_bots_carry_on(db_path: Path) -> None:
+    """A game whose bot was to move when the server stopped is finished after a restart."""
+    store = Store(str(db_path))
+    service = GameService(store)
+    g = service.create({"game": "white-castle", "players": 2, "seats": ["random", "random"],
+                        "seed": 77})
+    store.close()  # created, never served: the bots have not moved yet
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+        p = wait_for(c, g["id"], None, lambda q: q["over"])
+        assert p["winners"]
+
+
+def test_bots_think_in_worker_processes(db_path: Path) -> None:
+    with TestClient(create_app(str(db_path), bot_workers=1, bot_delay=0)) as c:
+        g = create(c, "clansman", 4, ["human", "normal", "easy", "random"], seed=5)
+        tok = token_of(g, 0)
+        _play(c, g["id"], {0: tok}, 6)
+        server = c.app.state.server  # type: ignore[attr-defined]
+        assert type(server.pool).__name__ == "ProcessPoolExecutor"
+        rows = server.store.actions(g["id"])
+        assert {1, 2, 3} <= {r.seat for r in rows}
+
+
+def test_the_store_refuses_a_second_write_at_one_version(db_path: Path) -> None:
+    """Two servers sharing a database cannot both store a move at one version."""
+    store_a, store_b = Store(str(db_path)), Store(str(db_path))
+    service = GameService(store_a)
+    g = service.create({"game": "white-castle", "players": 2, "seed": 1})
+    assert store_a.append(g["id"], 0, "move", 0, 77, "draft 1", "playing") == 1
+    with pytest.raises(VersionConflict):
+        store_b.append(g["id"], 0, "move", 1, 78, "draft 2", "playing")
+    assert [r.notation for r in store_b.actions(g["id"])] == ["draft 1"]
+
+
+def test_a_corrupt_stored_record_is_refused_with_a_message(db_path: Path) -> None:
+    store = Store(str(db_path))
+    service = GameService(store)
+    g = service.create({"game": "white-castle", "players": 2, "seed": 1})
+    store.append(g["id"], 0, "move", 0, 5, "nonsense", "playing")  # not legal at the draft
+    with pytest.raises(ServiceError) as err:
+        service.load(g["id"])
+    assert err.value.status == 500 and "does not replay at move 1" in err.value.message
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster (Debian's postgresql), listening on a unix socket;
+    skipped, with the reason, only when it cannot be started here."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        pytest.skip("PostgreSQL is not installed (run scripts/system-deps.sh)")
+    bindir = Path(found[-1]).parent
+    base = Path(tempfile.mkdtemp(prefix="kamon-pg-"))
+    data = base / "data"
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: use its own account
+        if shutil.which("runuser") is None:
+            pytest.skip("running as root without runuser: cannot start PostgreSQL")
+        prefix = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(base, "postgres")
+        os.chmod(base, 0o700)
+    port = _free_port()
+    try:
+        subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
+                        "--auth=trust"], check=True, capture_output=True, timeout=120)
+        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l",
+                        str(base / "log"), "-o",
+                        f"-k {base} -p {port} -c listen_addresses=''", "start"],
+                       check=True, capture_output=True, timeout=120)
+    except (subprocess.SubprocessError, OSError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        shutil.rmtree(base, ignore_errors=True)
+        pytest.skip(f"PostgreSQL could not be started: {exc} {detail.decode()[:300]}")
+    try:
+        yield f"postgresql://postgres@/postgres?host={base}&port={port}"
+    finally:
+        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast",
+                        "stop"], capture_output=True, timeout=120)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_postgresql_stores_moves_refuses_stale_writes_and_resumes(postgres_url: str) -> None:
+    with TestClient(create_app(postgres_url, bot_workers=0, bot_delay=0)) as c:
+        assert c.app.state.server.store.engine.dialect.name == "postgresql"  # type: ignore
+        g = create(c, "clansman", 4, ["human", "random", "human", "random"], seed=6)
+        tokens = {0: token_of(g, 0), 2: token_of(g, 2)}
+        _play(c, g["id"], tokens, 12)
+        p = get(c, g["id"], tokens[0])
+        stale = move(c, g["id"], tokens[0], "pass", p["version"] - 1)
+        assert stale.status_code == 409
+        before = wait_for(c, g["id"], tokens[2], lambda q: q["to_move"] in tokens)
+    with TestClient(create_app(postgres_url, bot_workers=0, bot_delay=0)) as c:
+        after = get(c, g["id"], tokens[2])
+        assert after == before
+        _play(c, g["id"], tokens, 3)
