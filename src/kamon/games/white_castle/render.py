@@ -9,7 +9,10 @@ Light-background card blocks are marked ○ and dark ones ●.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
+from importlib import resources
+from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -17,7 +20,16 @@ from rich.table import Table
 from rich.text import Text
 
 from kamon.games.white_castle import actions as A
-from kamon.games.white_castle.data import COLOURS, ROWS, WORKERS, Block, Effect
+from kamon.games.white_castle.data import (
+    COLOURS,
+    ROWS,
+    WORKERS,
+    Block,
+    Effect,
+    _card,
+    _effects,
+    parse_effect,
+)
 from kamon.games.white_castle.state import WhiteCastleState, effect_text
 
 CLAN_STYLE = {"blue": "bold dodger_blue1", "yellow": "bold yellow", "red": "bold red",
@@ -294,3 +306,177 @@ def render(state: WhiteCastleState, seat: int | None = None) -> RenderableType:
         passage_line(state),
         clans_table(state, seat),
     )
+
+
+# ------------------------------------------------------------------ browser component texts
+
+SOLO_ICON_TEXT = {"courtier_to_gate": "a rival courtier goes to the Gate (free)"}
+
+
+def _raw_json(name: str) -> Any:
+    """One packaged data file, parsed (the fact sheet keeps every item's confidence)."""
+    return json.loads(resources.files("kamon.games.white_castle").joinpath(
+        f"data/{name}").read_text(encoding="utf-8"))
+
+
+def effect_short(e: Effect) -> str:
+    """An effect in a few characters, for the small print on the browser board."""
+    kind = e[0]
+    if kind == "gain":
+        return " ".join(f"+{n} {'CP' if k == 'cp' else k}" for k, n in e[1])
+    if kind == "choice":
+        return f"+{e[1]} any res."
+    if kind == "pay":
+        return f"pay {'+'.join(f'{n} {k}' for k, n in e[1])}: {effect_short(e[2])}"
+    if kind == "passage":
+        return f"+{e[1]} Passage"
+    if kind == "die_tile":
+        return f"{e[1]} tile action"
+    return {"courtier": "Courtier", "gardener": "Gardener", "warrior": "Warrior",
+            "lantern": "Lantern", "well": "Well", "light": "light action",
+            "domain": "domain action"}[kind]
+
+
+def _shorts(effects: Iterable[Effect]) -> str:
+    return ", ".join(effect_short(e) for e in effects) or "nothing"
+
+
+def _entry(text: str, confidence: Any, **extra: str) -> dict[str, str]:
+    conf = str(confidence or "unknown")
+    if any(w in conf for w in ("reconstructed", "inferred", "unknown")):
+        text += f" [{conf}: not read from the printed game]"
+    return {"text": text, "confidence": conf, **extra}
+
+
+def _card_entries(raw: dict[str, Any], what: str, out: dict[str, dict[str, str]]) -> None:
+    """A castle or starting-action card: every block (rows, background, effects) and its back."""
+    card = _card(raw)
+    blocks = []
+    extra: dict[str, str] = {}
+    for i, blk in enumerate(card.blocks):
+        rows = "any row" if len(blk.rows) == len(ROWS) else "+".join(blk.rows) + " row"
+        shade = "light" if blk.light else "dark"
+        blocks.append(f"{rows} ({shade} background): {effects_text(blk.effects)}")
+        extra[f"block{i + 1}"] = _shorts(blk.effects)
+        extra[f"block{i + 1}_shade"] = shade
+        extra[f"block{i + 1}_rows"] = " ".join(blk.rows)
+    back = effect_text(card.lantern) if card.lantern else "nothing"
+    extra["lantern"] = effect_short(card.lantern) if card.lantern else ""
+    text = f"{what} {card.id}" + (" (3-4 players only)" if card.diamond else "")
+    if blocks:
+        text += ". Blocks: " + "; ".join(blocks)
+    text += f". In the Lantern Area it gives: {back}."
+    out[card.id] = _entry(text, raw.get("confidence"), **extra)
+
+
+def component_texts() -> dict[str, dict[str, str]]:
+    """Every component id a view can show, with what it is/does in words and its confidence.
+
+    Castle, starting and decree cards also carry `blockN` (short effects), `blockN_shade`
+    (light/dark), `blockN_rows` and `lantern` (short back icon), for the board's small print.
+    """
+    raw = _raw_json("components.json")
+    out: dict[str, dict[str, str]] = {}
+    cc = raw["castle_cards"]
+    for c in cc["steward"]:
+        _card_entries(c, "Steward card (floor 1)", out)
+    for c in cc["diplomat"]:
+        _card_entries(c, "Diplomat card (floor 2)", out)
+    for c in cc["daimyo_favor"]:
+        slots = sorted(c["slots"], key=lambda s: s["slot"])
+        parts = {f"slot{s['slot']}": _shorts(_effects(s["effects"], c["id"])) for s in slots}
+        text = (f"Daimyo's favour card {c['id']}: a courtier reaching the Daimyo's room may "
+                "take a free slot, once, for ever. " + "; ".join(
+                    f"slot {s['slot']}: {effects_text(_effects(s['effects'], c['id']))}"
+                    for s in slots))
+        out[c["id"]] = _entry(text, c.get("confidence"), **parts)
+    sc = raw["starting_cards"]
+    for c in sc["starting_resource"]:
+        gains = effects_text(_effects(c["on_take"], c["id"]))
+        lantern = parse_effect(c["lantern_icon"], c["id"])
+        text = (f"Starting resource card {c['id']}: take {gains}"
+                + (f", plus the decree {c['decree']}" if c.get("decree") else "")
+                + f". Then it lies in the Lantern Area giving {effect_text(lantern)}.")
+        out[c["id"]] = _entry(text, c.get("confidence"), gains=_shorts(
+            _effects(c["on_take"], c["id"])), lantern=effect_short(lantern),
+            decree=c.get("decree") or "")
+    for c in sc["starting_action"]:
+        _card_entries(c, "Starting action card", out)
+    for c in sc["decree"]:
+        _card_entries(c, "Decree card (no action)", out)
+    for t in raw["die_tiles"]["tiles"]:
+        reward = _effects(t["reward_side"], t["id"])
+        text = (f"Die tile {t['id']}: {t['colour_side']} side in a castle room (a "
+                f"{t['colour_side']} die may activate the block beside it); at the Well it "
+                f"lies reward side up and every Well visit gives {effects_text(reward)}.")
+        out[t["id"]] = _entry(text, t.get("confidence"), colour=t["colour_side"],
+                              reward=_shorts(reward))
+    ty = raw["training_yards"]
+    for y in ty["yards"]:
+        out[y["id"]] = _entry(
+            f"Training yard {y['id'][-1]}: a Warrior action here costs {y['iron_cost']} iron, "
+            f"then gives the yard's tile effects; each warrior here scores {y['warrior_value']} "
+            "CP per own courtier inside the castle at the end.", y.get("confidence"))
+    for t in ty["tiles"]:
+        front = _effects(t["front"]["effects"], t["id"])
+        back = _effects(t["back"]["effects"], t["id"])
+        out[t["id"]] = _entry(f"Yard tile {t['id']}: action side {effects_text(front)}; "
+                              f"reward side {effects_text(back)}.", t.get("confidence"))
+    for g in raw["gardens"]["cards"]:
+        eff = _effects(g["effects"], g["id"])
+        out[g["id"]] = _entry(
+            f"{g['kind'].capitalize()} garden {g['id']}: a gardener here costs {g['food_cost']} "
+            f"food, then gives {effects_text(eff)}; after rounds 1 and 2 it gives that again if "
+            f"its bridge still has dice; {g['cp']} CP per gardener at the end.",
+            g.get("confidence"), effects=_shorts(eff))
+    for s in raw["board"]["action_spaces"]:
+        out[s["id"]] = _entry(f"Die space {s['id'].replace('_', ' ')}: printed value "
+                              f"{s.get('printed_value')}. A higher die gains the difference in "
+                              "coins, a lower die pays it.", s.get("confidence"))
+    for row in raw["personal_domain"]["rows"]:
+        colour, worker = row["die_colour"], row["worker"]
+        vis = parse_effect(row["always_visible_reward"], colour)
+        out[f"domain_{colour}"] = _entry(
+            f"Domain {row['row']} row ({colour} dice, {worker}s): a {colour} die here counts as "
+            f"a 6, gives {effect_text(vis)} plus every space its {worker}s have uncovered, then "
+            "the action card's block for this row.", row.get("confidence"), short=effect_short(vis))
+        for cell in row["spaces_under_workers"]:
+            eff = parse_effect(cell["reward"], colour)
+            out[f"domain_{colour}_{cell['space']}"] = _entry(
+                f"Space {cell['space']} under the {worker}s: once {cell['space']} of your "
+                f"{worker}s have left the domain, each {colour} domain action also gives "
+                f"{effect_text(eff)}.", cell.get("confidence"), short=effect_short(eff))
+    for s in raw["passage_of_time"]["spaces"]:
+        cp = s["checkpoint_to_enter"]["pay"]["seal"] if s.get("checkpoint_to_enter") else 0
+        out[f"passage_{s['position']}"] = _entry(
+            f"Passage of Time space {s['position']} (season {s['season']}): "
+            f"{s['end_game_cp']} CP at the end" + (f"; entering it costs {cp} seal{'s' if cp > 1 else ''}" if cp else "")
+            + ".", s.get("confidence"))
+    castle = raw["board"]["castle"]
+    out["gate"] = _entry("The Gate: courtiers who paid 2 coins for an audience wait here (1 CP "
+                         "each at the end); from here they climb 1 floor for 2 pearl or 2 "
+                         "floors for 5 pearl.", castle["gate"].get("confidence"))
+    for c in _raw_json("solo_deck.json")["cards"]:
+        bridge, side = c["bridge_side"], c["action_side"]
+        icons = "; then ".join(_solo_icon(a) for a in side["actions"])
+        text = (f"Solitaire card {c['id']}. Bridge side: the rival takes the {bridge['die_colour']}"
+                f" die at the {bridge['bridge_position']} of its bridge and puts it on "
+                f"{bridge['destination'].replace('_', ' ')}. Action side: {icons}.")
+        conf = f"bridge side {bridge['confidence']}; action side {side['confidence']}"
+        out[c["id"]] = _entry(text, conf)
+    return out
+
+
+def _solo_icon(a: dict[str, Any]) -> str:
+    """A Solitaire card icon in words."""
+    icon = a["icon"]
+    if icon == "place_gardener":
+        return f"a rival gardener on the cheapest free {a['garden']} garden"
+    if icon == "place_warrior":
+        return f"a rival warrior in the {a['yard_iron']}-iron yard (free)"
+    if icon == "courtier_climb":
+        return f"the rival's lowest courtier climbs {a['levels']} floor(s)"
+    if icon in ("gain_cp", "gain_coins", "passage"):
+        noun = {"gain_cp": "CP", "gain_coins": "coins", "passage": "Passage of Time steps"}[icon]
+        return f"{a['n']} {noun}"
+    return SOLO_ICON_TEXT.get(icon, icon)
