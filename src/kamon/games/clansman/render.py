@@ -10,12 +10,16 @@ Cards whose text is reconstructed or unknown are marked †.
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+from typing import Any
+
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from kamon.games.clansman.data import GOODS, VP_COLOURS
+from kamon.games.clansman.data import GOODS, VP_COLOURS, WEAK, Card, load_data
 from kamon.games.clansman.state import ClansmanState, goods_text, uses_text
 
 SEAT_STYLE = {"blue": "bold dodger_blue1", "orange": "bold dark_orange", "teal": "bold cyan",
@@ -166,24 +170,7 @@ def centre(state: ClansmanState) -> Table:
 
 def emperor_rule(state: ClansmanState, face: str) -> str:
     """An Emperor card's effect in a few words."""
-    eff = state.data.cards[face].effect
-    if eff is None:
-        return ""
-    kind = eff[0]
-    if kind == "award":
-        gives = "works as a clan" if eff[4] else f"{eff[3]} {eff[2]} VP"
-        return f"century end: strict {eff[1]} leader takes it ({gives})"
-    if kind == "extra_each_turn":
-        return f"this century: +{goods_text(eff[1])} every Production turn"
-    if kind == "levy":
-        return f"century end: each player puts {eff[1]} Tadokoro in the Miyake row"
-    if kind == "bonus_on_obtain":
-        return f"this century: +{goods_text(eff[2])} per {eff[1]} Mission obtained"
-    if kind == "vp_per_mission":
-        return f"game end: +{eff[3]} {eff[2]} VP per {eff[1]} Mission"
-    if kind == "vp_per_statue":
-        return f"game end: +{eff[2]} {eff[1]} VP per Statue"
-    return kind
+    return emperor_rule_text(state.data.cards[face])
 
 
 def tableau(state: ClansmanState, seat: int | None) -> Table:
@@ -291,3 +278,105 @@ def _visible_ids(state: ClansmanState) -> list[str]:
         ids += g.clans + g.missions + g.hand + g.emperors
         ids += [c for c in (g.kofun, g.hero) if c is not None]
     return ids
+
+
+# ------------------------------------------------------------ browser component texts
+
+TYPE_TEXT = {"tadokoro": "Tadokoro (private manor)", "miyake": "Miyake (royal manor)",
+             "kofun": "Kofun (Expert)", "kochisei_shuraku": "Kochisei-Shuraku (every player's "
+             "first clan)", "starting_clan": "Starting clan", "clan": "Clan card",
+             "mission": "Mission card", "royal_prince": "Royal Prince", "hero": "Hero",
+             "emperor": "Emperor card (Expert)"}
+
+
+def _goods_code(raw: dict[str, int]) -> str:
+    """{'worker': 2, 'iron': 1} -> 'worker=2,iron=1' (the browser draws it as chips)."""
+    return ",".join(f"{g}={n}" for g, n in raw.items())
+
+
+def _uses_code(card: Card) -> str:
+    """A clan-like card's uses as 'worker=2>soldier=1|>iron=2' (empty input = production)."""
+    return "|".join(
+        ",".join(f"{GOODS[g]}={n}" for g, n in u.inp) + ">" +
+        ",".join(f"{GOODS[g]}={n}" for g, n in u.out) for u in card.uses)
+
+
+def _confidence(raw: dict[str, Any], card: Card | None) -> str:
+    """The card's own confidence marking; a card whose play-relevant fields are weak is
+    never reported as plainly stated (e.g. 009: stated text, unknown side)."""
+    conf = str((raw.get("source") or {}).get("confidence") or "stated")
+    if card is not None and card.weak and not any(w in conf for w in WEAK):
+        weakest = "unknown" if "unknown" in card.weak else (
+            "inferred" if "inferred" in card.weak else "reconstructed-from-context")
+        return f"{conf}; {weakest} in part"
+    return conf
+
+
+def component_texts() -> dict[str, dict[str, str]]:
+    """Every component id a view can show (cards by printed number, item tokens by name),
+    as words for the browser: 'text' (what it is and does) and 'confidence' (the data's
+    own marking), plus short machine fields the board draws: name, type, century, cost,
+    uses, vp, items, mirror_vp_each, note (what is reconstructed/unknown)."""
+    raw = json.loads(resources.files("kamon.games.clansman").joinpath(
+        "data/cards.json").read_text(encoding="utf-8"))
+    data = load_data()
+    out: dict[str, dict[str, str]] = {}
+    for rc in raw["cards"]:
+        cid = str(rc["id"])
+        card = data.cards.get(cid)
+        name = str(rc.get("name") or rc.get("display_name") or f"card {cid}")
+        kind = TYPE_TEXT.get(str(rc.get("type")), str(rc.get("type")))
+        century = rc.get("century")
+        head = f"{cid} {name} — {kind}" + (f", {ORDINAL.get(century, century)} Century"
+                                          if century else "")
+        parts = [head + "."]
+        if card is not None and card.costs:
+            parts.append("Cost: " + " or ".join(goods_text(c) for c in card.costs) + ".")
+        parts.append(str(rc.get("rule") or "").strip())
+        entry = {"text": "", "confidence": _confidence(rc, card), "name": name,
+                 "type": str(rc.get("type")), "century": str(century or "")}
+        if card is not None:
+            entry["cost"] = "|".join(",".join(f"{GOODS[g]}={n}" for g, n in c)
+                                     for c in card.costs)
+            entry["uses"] = _uses_code(card)
+            entry["vp"] = f"{card.vp} {card.vp_colour}" if card.vp_colour else ""
+            entry["items"] = ",".join(f"{GOODS[g]}={n}" for g, n in card.items)
+            entry["mirror_vp_each"] = str(card.mirror_vp_each or "")
+            if card.type == "emperor":
+                entry["rule"] = emperor_rule_text(card)
+            if card.weak:
+                entry["note"] = card.weak
+                parts.append(f"RECONSTRUCTED: {card.weak} (RULES_NOTES.md section 1).")
+        notes = (rc.get("source") or {}).get("notes")
+        if card is not None and card.weak and notes:
+            parts.append(str(notes))
+        entry["text"] = " ".join(p for p in parts if p)
+        out[cid] = entry
+    for tok in raw.get("tokens") or []:
+        tid = str(tok["id"])
+        out[tid] = {"text": f"{tok.get('name', tid)}: {tok.get('rule', '')}".strip(),
+                    "confidence": str((tok.get("source") or {}).get("confidence") or "stated"),
+                    "name": str(tok.get("name", tid)), "type": "token"}
+    return out
+
+
+def emperor_rule_text(card: Card) -> str:
+    """An Emperor face's effect in a few words (as the terminal shows it)."""
+    eff = card.effect
+    if eff is None:
+        return ""
+    kind = eff[0]
+    if kind == "award":
+        gives = "works as a clan" if eff[4] else f"{eff[3]} {eff[2]} VP"
+        return f"century end: strict {eff[1]} leader takes it ({gives})"
+    if kind == "extra_each_turn":
+        return f"this century: +{goods_text(eff[1])} every Production turn"
+    if kind == "levy":
+        return f"century end: each player puts {eff[1]} Tadokoro in the Miyake row"
+    if kind == "bonus_on_obtain":
+        return f"this century: +{goods_text(eff[2])} per {eff[1]} Mission obtained"
+    if kind == "vp_per_mission":
+        return f"game end: +{eff[3]} {eff[2]} VP per {eff[1]} Mission"
+    if kind == "vp_per_statue":
+        return f"game end: +{eff[2]} {eff[1]} VP per Statue"
+    return str(kind)
