@@ -17,7 +17,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from kamon.agents import AGENTS, LEVELS, agent_seed, make_agent
+from kamon.agents import AGENTS, LEVELS, MCTSAgent, agent_seed, make_agent
 from kamon.core.errors import IllegalAction, KamonError
 from kamon.core.protocol import Game, State
 from kamon.core.record import GameRecord
@@ -42,6 +42,7 @@ WEB_OPTIONS: dict[str, dict[str, type]] = {
                  "variant": str, "start_player": int},
 }
 BOT_KINDS = tuple(LEVELS) + tuple(a for a in AGENTS if a not in LEVELS)
+BOT_SECONDS = 1.0  # the most a search bot thinks about one decision on the server
 UNDO_SAMPLES = 4  # re-sampled hidden states compared to decide if a move revealed anything
 
 
@@ -393,6 +394,8 @@ def bot_decision(state_json: dict[str, Any], game_name: str, level: str, seed: i
     game = get_game(game_name)
     state = game.from_json(state_json)
     agent = make_agent(level, seed)
+    if isinstance(agent, MCTSAgent) and agent.seconds is None:
+        agent.seconds = BOT_SECONDS  # a search never keeps a player waiting longer
     return agent.act(state).id
 
 
