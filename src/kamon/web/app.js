@@ -61,10 +61,16 @@ async function refresh() {
   show(await api(`/api/games/${gameId}${q}`));
 }
 
-/** Seat label with its colour dot. */
-function seatLabel(seat) {
+/** Who sits in a seat, in words: "you", "human" or "bot <level>". */
+function seatWho(seat) {
   const s = payload.seats[seat];
-  const who = s.kind === "bot" ? `bot ${s.level}` : (seat === payload.you ? "you" : "human");
+  return s.kind === "bot" ? `bot ${s.level}` : (seat === payload.you ? "you" : "human");
+}
+
+/** Seat label with its colour dot (compact: "(bot)" without the level, for narrow tables). */
+function seatLabel(seat, compact = false) {
+  const s = payload.seats[seat];
+  const who = compact && s.kind === "bot" ? "bot" : seatWho(seat);
   return el("span", { class: "seat-label" }, el("span", { class: `seat-dot seat-${s.name}` }),
     ` ${s.name} (${who})`);
 }
@@ -93,7 +99,8 @@ function showStatus() {
 function showActions() {
   const list = $("actions");
   list.replaceChildren();
-  $("actions-title").textContent = payload.you === null ? "Spectating"
+  $("actions-title").textContent = payload.over ? "Game over"
+    : payload.you === null ? "Spectating"
     : payload.legal.length ? `Your choices (${payload.legal.length})` : "Waiting";
   for (const a of payload.legal) {
     list.append(el("li", {}, el("button", {
@@ -117,7 +124,10 @@ function showScores() {
   const cats = Object.keys(payload.scores[0] || {}).filter(c => c !== "total");
   const table = el("table", { class: "scores", id: payload.over ? "final-scores" : null });
   const head = el("tr", {}, el("th", { text: "" }));
-  for (let s = 0; s < payload.seats.length; s++) head.append(el("th", {}, seatLabel(s)));
+  for (let s = 0; s < payload.seats.length; s++) {
+    head.append(el("th", { title: `${payload.seats[s].name} (${seatWho(s)})` },
+      seatLabel(s, true)));
+  }
   table.append(el("thead", {}, head));
   const body = el("tbody");
   const rows = payload.over ? [...cats, "total"] : ["total"];
