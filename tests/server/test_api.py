@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from kamon.cli import app as cli_app
 from kamon.core.record import GameRecord, replay
 from tests.server.conftest import create, get, move, token_of, wait_for
 
@@ -275,7 +278,7 @@ def _play_out(c: TestClient, g: dict[str, Any], tokens: dict[int, str]) -> dict[
 
 
 def test_a_finished_game_refuses_moves_with_409_and_exports_a_replayable_record(
-        client: TestClient) -> None:
+        client: TestClient, tmp_path: Path) -> None:
     g = create(client, "white-castle", 2, ["human", "random"], seed=21)
     tok = token_of(g, 0)
     r = client.get(f"/api/games/{g['id']}/record")
@@ -292,6 +295,11 @@ def test_a_finished_game_refuses_moves_with_409_and_exports_a_replayable_record(
     state = replay(record)
     assert state.is_over() and [s["total"] for s in state.scores()] == \
         [s["total"] for s in final["scores"]]
+    path = tmp_path / "exported.json"
+    path.write_text(rec.text)
+    result = CliRunner().invoke(cli_app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"{len(record.actions):>4}. " in result.output and "Final scores" in result.output
 
 
 def test_bots_move_server_side_until_a_human_is_to_decide(client: TestClient) -> None:
