@@ -152,3 +152,18 @@ def test_postgresql_stores_moves_refuses_stale_writes_and_resumes(postgres_url: 
         after = get(c, g["id"], tokens[2])
         assert after == before
         _play(c, g["id"], tokens, 3)
+
+
+def test_a_thinking_bot_does_not_hold_up_other_games(db_path: Path) -> None:
+    """While a hard bot searches in one game (in a worker process), moves in another game
+    are played and answered: game A is still waiting for its bot when game B has moved on."""
+    with TestClient(create_app(str(db_path), bot_workers=1, bot_delay=0)) as c:
+        server = c.app.state.server  # type: ignore[attr-defined]
+        a = create(c, "clansman", 4, ["hard"] * 4, seed=13)
+        wait_for(c, a["id"], None, lambda q: a["id"] in server.driving, timeout=30)
+        b = create(c, "white-castle", 2, ["human", "human"], seed=14)
+        tokens = {0: token_of(b, 0), 1: token_of(b, 1)}
+        _play(c, b["id"], tokens, 6)
+        assert get(c, b["id"])["version"] == 6
+        assert server.store.version(a["id"]) == 0  # A's first search is still going on
+        wait_for(c, a["id"], None, lambda q: q["version"] >= 1, timeout=60)
