@@ -33,6 +33,8 @@ def test_catalog_lists_both_games_their_options_and_the_seat_kinds(client: TestC
     assert "difficulty" in names["white-castle"]["options"]
     assert "expert" in names["clansman"]["options"]
     assert "data_overlay" not in names["white-castle"]["options"]
+    assert names["clansman"]["variant_min_players"] == 2
+    assert names["clansman"]["variant_options"] == {"variant": "small-table"}
     kinds = [s["kind"] for s in cat["seats"]]
     assert kinds[0] == "human" and {"easy", "normal", "hard", "random"} <= set(kinds)
 

@@ -41,6 +41,10 @@ WEB_OPTIONS: dict[str, dict[str, type]] = {
     "clansman": {"expert": bool, "emperor_side": str, "emperor_variant": str,
                  "variant": str, "start_player": int},
 }
+# Fewer players than the rulebook's, with an unofficial variant: (fewest players, option).
+VARIANT_PLAYERS: dict[str, tuple[int, dict[str, str]]] = {
+    "clansman": (2, {"variant": "small-table"}),
+}
 BOT_KINDS = tuple(LEVELS) + tuple(a for a in AGENTS if a not in LEVELS)
 BOT_SECONDS = 1.0  # the most a search bot thinks about one decision on the server
 UNDO_SAMPLES = 4  # re-sampled hidden states compared to decide if a move revealed anything
@@ -99,9 +103,11 @@ class GameService:
         games = []
         for name in GAMES:
             g = get_game(name)
+            fewest, variant = VARIANT_PLAYERS.get(name, (g.min_players, {}))
             games.append({
                 "name": name, "title": g.title, "min_players": g.min_players,
-                "max_players": g.max_players,
+                "max_players": g.max_players, "variant_min_players": fewest,
+                "variant_options": variant,
                 "options": {k: {"type": t.__name__, "help": str(g.options.get(k, ""))}
                             for k, t in WEB_OPTIONS[name].items()},
             })

@@ -29,8 +29,10 @@ function fillPlayers() {
   const sel = document.getElementById("players-select");
   const keep = Number(sel.value);
   sel.replaceChildren();
-  for (let n = g.min_players; n <= g.max_players; n++) {
-    sel.append(el("option", { value: n, text: n === 1 ? "1 (solo)" : String(n) }));
+  for (let n = g.variant_min_players; n <= g.max_players; n++) {
+    const label = n === 1 ? "1 (solo)" : n < g.min_players ? `${n} (unofficial variant)`
+                                                            : String(n);
+    sel.append(el("option", { value: n, text: label }));
   }
   sel.value = String(keep >= g.min_players && keep <= g.max_players ? keep : g.max_players);
   fillSeats();
@@ -73,6 +75,12 @@ function fillOptions() {
     }
     box.append(el("label", { title: spec.help }, input, " ", LABELS[name] || name));
   }
+  if (n < g.min_players) {  // fewer players than the rulebook's: its variant is required
+    for (const [name, value] of Object.entries(g.variant_options)) {
+      const input = document.getElementById(`opt-${name}`);
+      if (input) { input.value = value; input.disabled = true; }
+    }
+  }
 }
 
 /** The request body the form describes. */
@@ -85,6 +93,7 @@ function formBody() {
   for (const [name, spec] of Object.entries(g.options)) {
     const input = document.getElementById(`opt-${name}`);
     if (!input) continue;
+    if (input.disabled && input.value) { options[name] = input.value; continue; }
     if (spec.type === "bool") { if (input.checked) options[name] = true; }
     else if (input.value.trim() !== "") {
       options[name] = spec.type === "int" ? Number(input.value) : input.value.trim();
