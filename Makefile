@@ -32,6 +32,7 @@ test: $(STAMP) system-deps
 bench: $(STAMP)
 	$(BIN)/python bench/bench_white_castle.py
 	$(BIN)/python bench/bench_solo.py
+	$(BIN)/python bench/bench_server.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache test-output
