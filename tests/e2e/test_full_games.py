@@ -49,6 +49,18 @@ def _lobby_lists_finished(page: Any, server: Server, game_id: str) -> None:
     expect(entry).to_contain_text("finished")
 
 
+def _check_finish(page: Any, server: Server, clicks: Any, final: dict[str, Any],
+                  name: str) -> None:
+    """Screenshots of the end; the lobby lists the game as finished; at least one choice
+    was made on the board and every board element marked legal acted."""
+    shot(page, f"{name}-final.png", top=True)
+    shot(page, f"{name}-final-full.png", full_page=True)
+    _lobby_lists_finished(page, server, final["id"])
+    assert clicks.board >= 1, f"no choice was made on the board: {clicks}"
+    assert not clicks.board_failures, "board elements marked legal did not act:\n" + \
+        "\n".join(clicks.board_failures)
+
+
 @pytest.mark.timeout(300)
 def test_white_castle_two_players_against_a_bot(server: Server,
                                                 new_page: Callable[..., Any]) -> None:
@@ -57,12 +69,7 @@ def test_white_castle_two_players_against_a_bot(server: Server,
     page = new_page("wc-blue")
     clicks, final = _play_from_lobby(page, server, "white-castle", ["human", "random"],
                                      seed=20251, midgame_png="wc-midgame.png")
-    shot(page, "wc-2p-final.png", top=True)
-    shot(page, "wc-2p-final-full.png", full_page=True)
-    _lobby_lists_finished(page, server, final["id"])
-    assert clicks.board >= 1, f"no choice was made on the board: {clicks}"
-    assert not clicks.board_failures, "board elements marked legal did not act:\n" + \
-        "\n".join(clicks.board_failures)
+    _check_finish(page, server, clicks, final, "wc-2p")
     assert final["players"] == 2
 
 
@@ -74,10 +81,5 @@ def test_clansman_four_players_against_three_bots(server: Server,
     clicks, final = _play_from_lobby(page, server, "clansman",
                                      ["human", "random", "random", "random"],
                                      seed=7713, midgame_png="clansman-midgame.png")
-    shot(page, "clansman-4p-final.png", top=True)
-    shot(page, "clansman-4p-final-full.png", full_page=True)
-    _lobby_lists_finished(page, server, final["id"])
-    assert clicks.board >= 1, f"no choice was made on the board: {clicks}"
-    assert not clicks.board_failures, "board elements marked legal did not act:\n" + \
-        "\n".join(clicks.board_failures)
+    _check_finish(page, server, clicks, final, "clansman-4p")
     assert final["players"] == 4

@@ -19,16 +19,16 @@ function showError(message) {
   $("error").textContent = message || "";
 }
 
-/** Play an action (by id) as this seat, at the version on screen. */
-async function act(actionId) {
+/** Send a write (a move or an undo) at the version on screen and show the answer;
+ *  a refusal is shown, and a stale version (409) reloads the game. */
+async function write(path, body) {
   if (busy || !payload || !token) return;
   busy = true;
   showError("");
   document.body.classList.add("busy");
   try {
-    const next = await api(`/api/games/${gameId}/moves`,
-      { token, action: actionId, version: payload.version });
-    show(next);
+    show(await api(`/api/games/${gameId}/${path}`,
+      { ...body, token, version: payload.version }));
   } catch (e) {
     showError(e.message);
     if (e instanceof ApiError && e.status === 409) await refresh();
@@ -38,22 +38,11 @@ async function act(actionId) {
   }
 }
 
+/** Play an action (by id) as this seat. */
+function act(actionId) { return write("moves", { action: actionId }); }
+
 /** Take back this seat's last decision. */
-async function undo() {
-  if (busy || !payload || !token) return;
-  busy = true;
-  showError("");
-  document.body.classList.add("busy");
-  try {
-    show(await api(`/api/games/${gameId}/undo`, { token, version: payload.version }));
-  } catch (e) {
-    showError(e.message);
-    if (e instanceof ApiError && e.status === 409) await refresh();
-  } finally {
-    busy = false;
-    document.body.classList.remove("busy");
-  }
-}
+function undo() { return write("undo", {}); }
 
 /** Fetch the current payload. */
 async function refresh() {
