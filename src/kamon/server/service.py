@@ -69,7 +69,14 @@ class Loaded:
     version: int
     moves: list[ActionRow]
     state: State
+    before: State | None = None  # the state before the last move, when it is at hand
     undo_seat: dict[int, bool] = field(default_factory=dict)  # seat -> may undo (memo)
+
+    def state_before_last(self) -> State:
+        """The position before the last move in force (replayed only if not at hand)."""
+        if self.before is None:
+            self.before = rebuild(self.row, self.moves[:-1])
+        return self.before
 
     @property
     def game(self) -> Game:
@@ -198,23 +205,10 @@ class GameService:
         seats = cached.seats if cached is not None else self.store.seats(game_id)
         rows = self.store.actions(game_id, upto=row.version)
         moves = effective_moves(rows)
-        state = self._rebuild(row, moves)
+        state = rebuild(row, moves)
         loaded = Loaded(row, seats, row.version, moves, state)
         self._cache[game_id] = loaded
         return loaded
-
-    def _rebuild(self, row: GameRow, moves: list[ActionRow]) -> State:
-        """Set the game up from its row and apply the moves in force."""
-        game = get_game(row.game)
-        state = game.new_game(row.players, row.seed, **row.options)
-        for i, m in enumerate(moves):
-            try:
-                assert m.action_id is not None
-                state.apply(m.action_id)
-            except (IllegalAction, AssertionError) as exc:
-                raise ServiceError(500, f"stored game {row.id} does not replay at move "
-                                        f"{i + 1} ({m.notation!r}): {exc}") from None
-        return state
 
     def seat_of(self, loaded: Loaded, token: str | None) -> int | None:
         """The seat a token acts for (None: no token, a spectator); 403 for a bad token."""
@@ -309,7 +303,8 @@ class GameService:
             raise ServiceError(409, "another move was stored first: reload and decide "
                                     "again") from None
         row = ActionRow(loaded.version, "move", seat, aid, notation)
-        new = Loaded(loaded.row, loaded.seats, version, [*loaded.moves, row], state)
+        new = Loaded(loaded.row, loaded.seats, version, [*loaded.moves, row], state,
+                     before=loaded.state)
         self._cache[loaded.row.id] = new
         return new
 
@@ -323,10 +318,9 @@ class GameService:
             return loaded.undo_seat[seat]
         ok = False
         if loaded.moves and loaded.moves[-1].seat == seat and not loaded.state.is_over():
-            before = self._rebuild(loaded.row, loaded.moves[:-1])
             aid = loaded.moves[-1].action_id
             assert aid is not None
-            ok = not _reveals(before, aid, loaded.state, seat)
+            ok = not _reveals(loaded.state_before_last(), aid, loaded.state, seat)
         loaded.undo_seat[seat] = ok
         return ok
 
@@ -344,7 +338,7 @@ class GameService:
         _require(self.can_undo(loaded, seat),
                  "that move cannot be taken back: it revealed new information", 409)
         moves = loaded.moves[:-1]
-        state = self._rebuild(loaded.row, moves)
+        state = loaded.state_before_last()
         try:
             new_version = self.store.append(loaded.row.id, loaded.version, "undo", seat, None,
                                             None, "playing")
@@ -390,6 +384,21 @@ class GameService:
         return GameRecord(loaded.row.game, loaded.row.players, loaded.row.seed,
                           dict(loaded.row.options),
                           [m.notation or "" for m in loaded.moves], seats)
+
+
+def rebuild(row: GameRow, moves: list[ActionRow]) -> State:
+    """Set the game up from its row and apply the moves in force."""
+    game = get_game(row.game)
+    state = game.new_game(row.players, row.seed, **row.options)
+    for i, m in enumerate(moves):
+        try:
+            if m.action_id is None:
+                raise IllegalAction("the row has no action id")
+            state.apply(m.action_id)
+        except IllegalAction as exc:
+            raise ServiceError(500, f"stored game {row.id} does not replay at move "
+                                    f"{i + 1} ({m.notation!r}): {exc}") from None
+    return state
 
 
 def bot_decision(state_json: dict[str, Any], game_name: str, level: str, seed: int) -> int:
