@@ -70,3 +70,22 @@ def move(c: TestClient, gid: str, token: str, action: Any, version: int) -> Any:
     """POST a move; the raw response."""
     return c.post(f"/api/games/{gid}/moves",
                   json={"token": token, "action": action, "version": version})
+
+
+def play_humans(c: TestClient, gid: str, tokens: dict[int, str],
+                moves: int | None = None) -> dict[str, Any]:
+    """Play the human seats' first legal action, `moves` times (None: until the game
+    ends; bots move alone meanwhile); the last payload seen."""
+    n = 0
+    while moves is None or n < moves:
+        p = wait_for(c, gid, None, lambda q: q["over"] or q["to_move"] in tokens)
+        if p["over"]:
+            return p
+        tok = tokens[p["to_move"]]
+        mine = get(c, gid, tok)
+        r = move(c, gid, tok, mine["legal"][0]["id"], mine["version"])
+        assert r.status_code == 200, r.text
+        n += 1
+        if moves is None and n > 2000:
+            raise AssertionError("the game did not end")
+    return get(c, gid)

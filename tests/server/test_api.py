@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from kamon.cli import app as cli_app
 from kamon.core.record import GameRecord, replay
-from tests.server.conftest import create, get, move, token_of, wait_for
+from tests.server.conftest import create, get, move, play_humans, token_of, wait_for
 
 
 def snapshot(c: TestClient, gid: str) -> dict[str, Any]:
@@ -265,27 +265,13 @@ def test_a_move_in_an_unknown_game_is_404(client: TestClient) -> None:
     assert r.status_code == 404
 
 
-def _play_out(c: TestClient, g: dict[str, Any], tokens: dict[int, str]) -> dict[str, Any]:
-    """Play every human seat's first legal action until the game ends (bots move alone)."""
-    for _ in range(2000):
-        p = wait_for(c, g["id"], None, lambda q: q["over"] or
-                     q["to_move"] in tokens)
-        if p["over"]:
-            return p
-        tok = tokens[p["to_move"]]
-        mine = get(c, g["id"], tok)
-        r = move(c, g["id"], tok, mine["legal"][0]["id"], mine["version"])
-        assert r.status_code == 200, r.text
-    raise AssertionError("the game did not end")
-
-
 def test_a_finished_game_refuses_moves_with_409_and_exports_a_replayable_record(
         client: TestClient, tmp_path: Path) -> None:
     g = create(client, "white-castle", 2, ["human", "random"], seed=21)
     tok = token_of(g, 0)
     r = client.get(f"/api/games/{g['id']}/record")
     assert r.status_code == 409 and "seed" in r.json()["error"]
-    final = _play_out(client, g, {0: tok})
+    final = play_humans(client, g["id"], {0: tok})
     assert final["over"] and final["winners"] and final["to_move"] is None
     assert set(final["scores"][0]) >= {"total", "courtiers", "passage_of_time"}
     r = move(client, g["id"], tok, "pass", final["version"])

@@ -19,18 +19,7 @@ from fastapi.testclient import TestClient
 from kamon.server.app import create_app
 from kamon.server.service import GameService, ServiceError
 from kamon.server.store import Store, VersionConflict
-from tests.server.conftest import create, get, move, token_of, wait_for
-
-
-def _play(c: TestClient, gid: str, tokens: dict[int, str], n: int) -> None:
-    """n moves by the human seats (first legal action each time)."""
-    for _ in range(n):
-        p = wait_for(c, gid, None, lambda q: q["over"] or q["to_move"] in tokens)
-        if p["over"]:
-            return
-        tok = tokens[p["to_move"]]
-        mine = get(c, gid, tok)
-        assert move(c, gid, tok, mine["legal"][0]["id"], mine["version"]).status_code == 200
+from tests.server.conftest import create, get, move, play_humans, token_of, wait_for
 
 
 def test_a_restarted_server_resumes_every_game_exactly(db_path: Path) -> None:
@@ -39,13 +28,13 @@ def test_a_restarted_server_resumes_every_game_exactly(db_path: Path) -> None:
         for game, players in (("white-castle", 2), ("clansman", 4), ("white-castle", 1)):
             g = create(c, game, players, ["human"] * players, seed=40 + players)
             tokens = {s: token_of(g, s) for s in range(players)}
-            _play(c, g["id"], tokens, 23)
+            play_humans(c, g["id"], tokens, 23)
             games.append((g["id"], tokens, get(c, g["id"], tokens[0])))
     with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
         for gid, tokens, before in games:
             after = get(c, gid, tokens[0])
             assert after == before
-            _play(c, gid, tokens, 5)  # and play goes on
+            play_humans(c, gid, tokens, 5)  # and play goes on
             assert get(c, gid)["version"] == before["version"] + 5
 
 
@@ -65,7 +54,7 @@ def test_bots_think_in_worker_processes(db_path: Path) -> None:
     with TestClient(create_app(str(db_path), bot_workers=1, bot_delay=0)) as c:
         g = create(c, "clansman", 4, ["human", "normal", "easy", "random"], seed=5)
         tok = token_of(g, 0)
-        _play(c, g["id"], {0: tok}, 6)
+        play_humans(c, g["id"], {0: tok}, 6)
         server = c.app.state.server  # type: ignore[attr-defined]
         assert type(server.pool).__name__ == "ProcessPoolExecutor"
         rows = server.store.actions(g["id"])
@@ -143,7 +132,7 @@ def test_postgresql_stores_moves_refuses_stale_writes_and_resumes(postgres_url: 
         assert c.app.state.server.store.engine.dialect.name == "postgresql"  # type: ignore
         g = create(c, "clansman", 4, ["human", "random", "human", "random"], seed=6)
         tokens = {0: token_of(g, 0), 2: token_of(g, 2)}
-        _play(c, g["id"], tokens, 12)
+        play_humans(c, g["id"], tokens, 12)
         p = get(c, g["id"], tokens[0])
         stale = move(c, g["id"], tokens[0], "pass", p["version"] - 1)
         assert stale.status_code == 409
@@ -151,7 +140,7 @@ def test_postgresql_stores_moves_refuses_stale_writes_and_resumes(postgres_url: 
     with TestClient(create_app(postgres_url, bot_workers=0, bot_delay=0)) as c:
         after = get(c, g["id"], tokens[2])
         assert after == before
-        _play(c, g["id"], tokens, 3)
+        play_humans(c, g["id"], tokens, 3)
 
 
 def test_a_thinking_bot_does_not_hold_up_other_games(db_path: Path) -> None:
@@ -163,7 +152,7 @@ def test_a_thinking_bot_does_not_hold_up_other_games(db_path: Path) -> None:
         wait_for(c, a["id"], None, lambda q: a["id"] in server.driving, timeout=30)
         b = create(c, "white-castle", 2, ["human", "human"], seed=14)
         tokens = {0: token_of(b, 0), 1: token_of(b, 1)}
-        _play(c, b["id"], tokens, 6)
+        play_humans(c, b["id"], tokens, 6)
         assert get(c, b["id"])["version"] == 6
         assert server.store.version(a["id"]) == 0  # A's first search is still going on
         wait_for(c, a["id"], None, lambda q: q["version"] >= 1, timeout=60)
