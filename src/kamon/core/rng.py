@@ -7,6 +7,7 @@ trivially serialisable (unlike random.Random's 625-word state).
 from __future__ import annotations
 
 from collections.abc import MutableSequence
+from random import Random
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -61,6 +62,14 @@ class Rng:
     def spawn(self) -> Rng:
         """An independent child generator (for determinize and agents)."""
         return Rng(self.next_u64())
+
+    @classmethod
+    def drawn_from(cls, source: Rng | Random) -> Rng:
+        """A new generator seeded by a draw from `source` (a determinized state's fresh,
+        unknowable future dice and shuffles)."""
+        if isinstance(source, Rng):
+            return cls(source.randint(0, (1 << 63) - 1))
+        return cls(source.getrandbits(63))
 
     def clone(self) -> Rng:
         """An exact copy."""

@@ -968,8 +968,7 @@ class ClansmanState(DecisionState):
         s = self.clone()
         for pile in s.piles:
             rng.shuffle(pile)
-        s.rng = Rng(rng.randint(0, (1 << 63) - 1) if isinstance(rng, Rng) else
-                    rng.getrandbits(63))
+        s.rng = Rng.drawn_from(rng)
         return s
 
     def to_json(self) -> dict[str, Any]:

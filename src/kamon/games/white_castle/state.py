@@ -1269,8 +1269,7 @@ class WhiteCastleState(DecisionState):
         rng.shuffle(s.steward_deck)
         rng.shuffle(s.diplomat_deck)
         rng.shuffle(s.solo_deck)
-        s.rng = Rng(rng.randint(0, (1 << 63) - 1) if isinstance(rng, Rng) else
-                    rng.getrandbits(63))
+        s.rng = Rng.drawn_from(rng)
         return s
 
     def to_json(self) -> dict[str, Any]:
