@@ -80,6 +80,19 @@ app = typer.Typer(
 )
 
 
+# Game options shared by play, simulate and tournament (build_options turns them into
+# the game's options).
+FirstGameOpt = Annotated[bool, typer.Option("--first-game",
+                                            help="the rulebook's first-game setup")]
+ExpertOpt = Annotated[bool, typer.Option("--expert", help="the Expert game (I, Clansman)")]
+EmperorSideOpt = Annotated[str | None, typer.Option(
+    "--emperor-side", help="Expert game: side of the Emperor cards, A or B")]
+VariantOpt = Annotated[str | None, typer.Option(
+    help="an optional variant, e.g. small-table (I, Clansman, unofficial 2-3 players)")]
+DifficultyOpt = Annotated[str | None, typer.Option(
+    help="solo game (--players 1): the rival's difficulty, easy, medium or hard")]
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -358,19 +371,13 @@ def play(
     players: Annotated[int | None, typer.Option(
         help="number of players: you and bots (1 = solo against the rival, where the game "
              "has one)")] = None,
-    difficulty: Annotated[str | None, typer.Option(
-        help="solo game: easy, medium or hard")] = None,
+    difficulty: DifficultyOpt = None,
     seed: Annotated[int | None, typer.Option(help="set-up and dice seed (random if omitted)")
                     ] = None,
-    first_game: Annotated[bool, typer.Option("--first-game",
-                                             help="the rulebook's first-game setup")] = False,
-    expert: Annotated[bool, typer.Option("--expert", help="the Expert game (I, Clansman)")
-                      ] = False,
-    emperor_side: Annotated[str | None, typer.Option(
-        "--emperor-side", help="Expert game: side of the Emperor cards, A or B")] = None,
-    variant: Annotated[str | None, typer.Option(
-        help="an optional variant, e.g. small-table (I, Clansman, unofficial 2-3 players)")
-                       ] = None,
+    first_game: FirstGameOpt = False,
+    expert: ExpertOpt = False,
+    emperor_side: EmperorSideOpt = None,
+    variant: VariantOpt = None,
     data_overlay: Annotated[Path | None, typer.Option(
         help="JSON file correcting the component data (also: KAMON_DATA_OVERLAY)")] = None,
     save: Annotated[Path | None, typer.Option(help="write the game record to this file")
@@ -544,17 +551,11 @@ def simulate(
     jobs: Annotated[int, typer.Option(help="worker processes")] = 1,
     out: Annotated[Path | None, typer.Option(help="write one game record per line (JSONL)")
                    ] = None,
-    first_game: Annotated[bool, typer.Option("--first-game",
-                                             help="the rulebook's first-game setup")] = False,
-    expert: Annotated[bool, typer.Option("--expert", help="the Expert game (I, Clansman)")
-                      ] = False,
-    emperor_side: Annotated[str | None, typer.Option(
-        "--emperor-side", help="Expert game: side of the Emperor cards, A or B")] = None,
-    variant: Annotated[str | None, typer.Option(
-        help="an optional variant, e.g. small-table (I, Clansman, unofficial 2-3 players)")
-                       ] = None,
-    difficulty: Annotated[str | None, typer.Option(
-        help="solo game (--players 1): easy, medium or hard")] = None,
+    first_game: FirstGameOpt = False,
+    expert: ExpertOpt = False,
+    emperor_side: EmperorSideOpt = None,
+    variant: VariantOpt = None,
+    difficulty: DifficultyOpt = None,
     data_overlay: Annotated[Path | None, typer.Option(
         help="JSON file correcting the component data")] = None,
 ) -> None:
@@ -783,16 +784,11 @@ def tournament(
     jobs: Annotated[int, typer.Option(help="worker processes")] = 1,
     csv: Annotated[Path | None, typer.Option(
         help="write one row per player of every game (CSV with a header)")] = None,
-    first_game: Annotated[bool, typer.Option("--first-game",
-                                             help="the rulebook's first-game setup")] = False,
-    expert: Annotated[bool, typer.Option("--expert", help="the Expert game (I, Clansman)")
-                      ] = False,
-    emperor_side: Annotated[str | None, typer.Option(
-        "--emperor-side", help="Expert game: side of the Emperor cards, A or B")] = None,
-    variant: Annotated[str | None, typer.Option(
-        help="an optional variant, e.g. small-table (I, Clansman)")] = None,
-    difficulty: Annotated[str | None, typer.Option(
-        help="solo game (--players 1): the rival's difficulty")] = None,
+    first_game: FirstGameOpt = False,
+    expert: ExpertOpt = False,
+    emperor_side: EmperorSideOpt = None,
+    variant: VariantOpt = None,
+    difficulty: DifficultyOpt = None,
     data_overlay: Annotated[Path | None, typer.Option(
         help="JSON file correcting the component data")] = None,
 ) -> None:
