@@ -414,11 +414,15 @@ def check_final_scores(page: Any, srv: Server, game_id: str) -> dict[str, Any]:
     rows = table.locator("tbody tr")
     labels = [t.strip() for t in rows.locator("th").all_inner_texts()]
     assert labels == [c.replace("_", " ") for c in cats] + ["total"], labels
-    n = final["players"]
+    n = len(final["scores"])  # every scored party: the seats, and the solo rival
+    assert [p["index"] for p in final["scored"]] == list(range(n))
     for i, cat in enumerate([*cats, "total"]):
         cells = [t.strip() for t in rows.nth(i).locator("td").all_inner_texts()]
         assert cells == [str(final["scores"][s][cat]) for s in range(n)], (cat, cells)
     assert table.locator("thead th").count() == n + 1
+    heads = [t.strip() for t in table.locator("thead th").all_inner_texts()][1:]
+    for party, head in zip(final["scored"], heads, strict=True):
+        assert head.startswith(party["name"]), (head, party)  # every column is named
     winners = final["winners"]
     assert winners, "a finished game has at least one winner"
     total = rows.nth(len(cats))
@@ -428,7 +432,7 @@ def check_final_scores(page: Any, srv: Server, game_id: str) -> dict[str, Any]:
     status = page.inner_text("#status")
     assert "Game over" in status
     for w in winners:
-        assert final["seats"][w]["name"] in status, (status, winners)
+        assert final["scored"][w]["name"] in status, (status, winners)
     assert not page.locator("#undo").is_visible()
     assert page.locator("button.action").count() == 0
     assert page.inner_text("#actions-title").strip() == "Game over"

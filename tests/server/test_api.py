@@ -304,3 +304,15 @@ def test_an_all_bot_game_plays_itself_to_the_end(client: TestClient) -> None:
     g = create(client, "white-castle", 2, ["random", "random"], seed=2)
     p = wait_for(client, g["id"], None, lambda q: q["over"])
     assert p["winners"] and client.get(f"/api/games/{g['id']}/record").status_code == 200
+
+
+def test_a_solo_payload_names_the_rival_that_scores_without_a_seat(
+        client: TestClient) -> None:
+    """Scores and winners index the seats and then the Tokugawa rival: the payload says
+    who every index is, so a page can name the rival's column and a rival win."""
+    created = create(client, players=1, seed=5150, options={"difficulty": "hard"})
+    p = play_humans(client, created["id"], {0: token_of(created, 0)})
+    assert p["over"] and len(p["seats"]) == 1 and len(p["scores"]) == 2
+    assert p["scored"] == [{"index": 0, "name": "blue", "seat": 0, "kind": "seat"},
+                           {"index": 1, "name": "tokugawa", "seat": None, "kind": "rival"}]
+    assert p["winners"] == [1]

@@ -231,6 +231,7 @@ class GameService:
         view = state.view(seat)
         over = state.is_over()
         to_move = None if over else state.to_move
+        scores = state.scores()
         legal = []
         if seat is not None and to_move == seat:
             legal = [{"id": a.id, "notation": a.text, "text": state.describe(a.id)}
@@ -243,7 +244,8 @@ class GameService:
             "version": loaded.version, "you": seat, "to_move": to_move,
             "decision": "the game is over" if over else state.decision_text(),
             "over": over, "view": view, "legal": legal, "log": list(view.get("events", [])),
-            "scores": state.scores(), "winners": state.winners() if over else [],
+            "scores": scores, "scored": scored_parties(state, loaded.row.players, scores),
+            "winners": state.winners() if over else [],
             "can_undo": seat is not None and self.can_undo(loaded, seat),
         }
 
@@ -399,6 +401,13 @@ def rebuild(row: GameRow, moves: list[ActionRow]) -> State:
             raise ServiceError(500, f"stored game {row.id} does not replay at move "
                                     f"{i + 1} ({m.notation!r}): {exc}") from None
     return state
+
+
+def scored_parties(state: State, players: int, scores: list[Any]) -> list[dict[str, Any]]:
+    """Who each entry of `scores` (and of `winners`) is: a seat, or a party that scores
+    without a seat (the solo game's Tokugawa rival), so a page names every column."""
+    return [{"index": i, "name": state.name(i), "seat": i if i < players else None,
+             "kind": "seat" if i < players else "rival"} for i in range(len(scores))]
 
 
 def bot_decision(state_json: dict[str, Any], game_name: str, level: str, seed: int) -> int:

@@ -64,13 +64,34 @@ function seatLabel(seat, compact = false) {
     ` ${s.name} (${who})`);
 }
 
+/** Everyone with a score, seats first: the solo game's rival scores without a seat. */
+function scoredParties() {
+  return payload.scored || payload.seats.map((s, i) => ({ index: i, name: s.name, seat: i }));
+}
+
+/** The name of a scored party (a seat's colour, or "tokugawa" for the rival). */
+function partyName(index) {
+  const p = scoredParties()[index];
+  return p ? p.name : `player ${index + 1}`;
+}
+
+/** Column label of a scored party: a seat's label, or the rival's name and role. */
+function partyLabel(index, compact = false) {
+  const p = scoredParties()[index];
+  if (p && p.seat === null) {
+    return el("span", { class: "seat-label" }, el("span", { class: `seat-dot seat-${p.name}` }),
+      ` ${p.name} (${p.kind})`);
+  }
+  return seatLabel(index, compact);
+}
+
 /** The line saying whose turn it is and what is being decided. */
 function showStatus() {
   const st = $("status");
   st.replaceChildren();
   st.className = "status";
   if (payload.over) {
-    const names = payload.winners.map(w => payload.seats[w].name).join(" and ");
+    const names = payload.winners.map(partyName).join(" and ");
     st.append(`Game over — ${names || "nobody"} win${payload.winners.length === 1 ? "s" : ""}.`);
     st.classList.add("over");
     return;
@@ -113,9 +134,9 @@ function showScores() {
   const cats = Object.keys(payload.scores[0] || {}).filter(c => c !== "total");
   const table = el("table", { class: "scores", id: payload.over ? "final-scores" : null });
   const head = el("tr", {}, el("th", { text: "" }));
-  for (let s = 0; s < payload.seats.length; s++) {
-    head.append(el("th", { title: `${payload.seats[s].name} (${seatWho(s)})` },
-      seatLabel(s, true)));
+  for (const p of scoredParties()) {
+    const who = p.seat === null ? p.kind : seatWho(p.index);
+    head.append(el("th", { title: `${p.name} (${who})` }, partyLabel(p.index, true)));
   }
   table.append(el("thead", {}, head));
   const body = el("tbody");
