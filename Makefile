@@ -9,10 +9,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench clean system-deps play
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 run: $(STAMP)
