@@ -213,5 +213,8 @@ def markdown() -> str:
             else:
                 where = f"{f.start}:{f.start + f.size}"
             out.append(f"| `{f.name}` | {where} | {f.meaning} |")
+        out += ["", "Vocabularies (the order the one-hot and multi-hot fields follow):", ""]
+        for vocab, items in getattr(enc.module, "VOCABULARIES", {}).items():
+            out.append(f"- `{vocab}` ({len(items)}): " + ", ".join(items))
         out.append("")
     return "\n".join(out)

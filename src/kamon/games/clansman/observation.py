@@ -94,22 +94,22 @@ G_TO_MOVE = _G.add("to_move", 1, "1 if this seat decides now")
 G_START = _G.add("start_player", 1, "1 if this seat is the start player")
 G_ITEMS = _G.add("items", 5, "Tadokoro /20, Iron /10, Statues /10, Mirrors /10, Mirrors "
                              "under the Kofun /10")
-G_CLANS = _G.add("clan_row", len(CLAN_ROW), "multi-hot: the Clan cards row (300, then the "
-                                            "clan-like cards in CLAN_ROW order)")
+G_CLANS = _G.add("clan_row", len(CLAN_ROW), "multi-hot: the Clan cards row (CLAN_ROW)")
 G_MISSIONS = _G.add("missions", len(MISSIONS), "multi-hot: the Mission cards obtained "
-                                               "(sorted ids)")
+                                               "(MISSIONS)")
 G_HAND = _G.add("hand", len(CENTURY_CARDS), "multi-hot: the cards in hand (public, R08), "
-                                            "over the century cards")
-G_KOFUN = _G.add("kofun", len(KOFUN), "one-hot: the seat's Kofun (none = all 0)")
-G_HERO = _G.add("hero", len(HEROES), "one-hot: the Hero the seat took (none = all 0)")
-G_EMPERORS = _G.add("emperors", len(EMPERORS), "multi-hot: Emperor cards won")
+                                            "over CENTURY_CARDS")
+G_KOFUN = _G.add("kofun", len(KOFUN), "one-hot: the seat's Kofun (KOFUN; none = all 0)")
+G_HERO = _G.add("hero", len(HEROES), "one-hot: the Hero the seat took (HEROES; none "
+                                        "= all 0)")
+G_EMPERORS = _G.add("emperors", len(EMPERORS), "multi-hot: Emperor cards won (EMPERORS)")
 G_OBTAINED = _G.add("obtained", 3, "rounds in which the seat obtained a card, 2 Tadokoro "
                                    "(option F), 1 Tadokoro (option G) /16")
 G_DAUGHTER = _G.add("daughter", 1 + len(PRINCES) + SEAT_SLOTS + len(CLAN_ROW),
-                    "where the seat's daughter is married this round: (married, one-hot Royal "
-                    "Prince, one-hot owner seat slot of the clan card, one-hot clan card)")
-G_SCORE = _G.add("score", len(SCORE_KEYS), "current VPs by source /20, total /60 (military "
-                                           "missions ... others emperors, total)")
+                    "where the seat's daughter is married this round: (married, one-hot over "
+                    "PRINCES, one-hot owner seat slot of the clan card, one-hot over CLAN_ROW)")
+G_SCORE = _G.add("score", len(SCORE_KEYS), "current VPs by source /20, total /60 "
+                                           "(SCORE_KEYS)")
 G_COLOUR = _G.add("vp_by_colour", len(VP_COLOURS), "VPs by colour /30 (military, religion, "
                                                    "government, economy, others)")
 
@@ -127,18 +127,18 @@ STEP = _L.add("step", len(STEPS), "one-hot: the decision now (marry, produce, pa
 TURN = _L.add("turn", 1, "turns taken in this phase / players")
 PILES = _L.add("piles", len(CENTURIES), "cards left in the century 4-7 piles /16 (their "
                                         "order is hidden)")
-SUPPLY = _L.add("supply", len(CENTURY_CARDS), "multi-hot: the Supply, over the century cards")
+SUPPLY = _L.add("supply", len(CENTURY_CARDS), "multi-hot: the Supply (CENTURY_CARDS)")
 DISCARD = _L.add("discard", len(CENTURY_CARDS), "multi-hot: Supply cards discarded at a "
-                                                "century's start")
-PRINCES_UP = _L.add("princes", len(PRINCES), "multi-hot: the Royal Prince faces showing")
+                                                "century's start (CENTURY_CARDS)")
+PRINCES_UP = _L.add("princes", len(PRINCES), "multi-hot: the Royal Prince faces showing (PRINCES)")
 MIYAKE = _L.add("miyake", 3, "Miyake cards /8, Tadokoro in the Miyake row /4, Tadokoro in "
                              "the Bank /30")
-HEROES_LEFT = _L.add("heroes", len(HEROES), "multi-hot: Heroes left in the centre")
-KOFUN_LEFT = _L.add("kofun_left", len(KOFUN), "multi-hot: Kofun left in the centre")
-EMPERORS_IN = _L.add("emperors_in_play", len(EMPERORS), "multi-hot: the Emperor faces in play")
+HEROES_LEFT = _L.add("heroes", len(HEROES), "multi-hot: Heroes left in the centre (HEROES)")
+KOFUN_LEFT = _L.add("kofun_left", len(KOFUN), "multi-hot: Kofun left in the centre (KOFUN)")
+EMPERORS_IN = _L.add("emperors_in_play", len(EMPERORS), "multi-hot: the Emperor faces in play (EMPERORS)")
 EMPERORS_LEFT = _L.add("emperors_left", len(EMPERORS), "multi-hot: Emperor faces still in the "
-                                                       "centre")
-SET_ASIDE = _L.add("set_aside", len(EMPERORS), "multi-hot: Emperor faces nobody won")
+                                                       "centre (EMPERORS)")
+SET_ASIDE = _L.add("set_aside", len(EMPERORS), "multi-hot: Emperor faces nobody won (EMPERORS)")
 POOL = _L.add("pool", VOLATILE, "the producing seat's workforce /10 (" + ", ".join(
     GOODS[:VOLATILE]) + ")")
 USABLE = _L.add("usable", len(USE_TARGETS), "multi-hot: cards the producing seat may use "
@@ -148,10 +148,17 @@ USED = _L.add("used", len(USE_TARGETS), "multi-hot: cards already used this roun
                                         "(USE_TARGETS)")
 LOCK = _L.add("statue_lock", 1, "Statues the producing seat may not spend this turn /2")
 PENDING = _L.add("pending", len(PENDING_CARDS), "one-hot: the card chosen and awaiting its "
-                                                "payment decision (century cards, Kofun)")
+                                                "payment decision (PENDING_CARDS)")
 
 SIZE = _L.size
 FIELDS: tuple[Field, ...] = tuple(_L.fields)
+
+# The ordered lists the one-hot and multi-hot fields index (docs/OBSERVATIONS.md lists them).
+VOCABULARIES: dict[str, tuple[str, ...]] = {
+    "CENTURY_CARDS": CENTURY_CARDS, "CLAN_ROW": CLAN_ROW, "MISSIONS": MISSIONS,
+    "PRINCES": PRINCES, "HEROES": HEROES, "KOFUN": KOFUN, "EMPERORS": EMPERORS,
+    "PENDING_CARDS": PENDING_CARDS, "USE_TARGETS": USE_TARGETS, "SCORE_KEYS": SCORE_KEYS,
+}
 
 _INDEX: dict[str, dict[Any, int]] = {
     "century card": {c: i for i, c in enumerate(CENTURY_CARDS)},
@@ -309,4 +316,5 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
     return np.array(out, dtype=np.float32)
 
 
-__all__ = ["FIELDS", "GAME_NAME", "MARGIN_SCALE", "SEAT_SLOTS", "SIZE", "Field", "encode"]
+__all__ = ["FIELDS", "GAME_NAME", "MARGIN_SCALE", "SEAT_SLOTS", "SIZE", "VOCABULARIES", "Field",
+           "encode"]

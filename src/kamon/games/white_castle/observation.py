@@ -118,11 +118,10 @@ C_COURTIERS = _C.add("courtiers", len(A.LOCS),
                      f"courtiers at each location /5 ({_names(A.LOCS)})")
 C_WARRIORS = _C.add("warriors", 3, "warriors in training yards 1-3 /5")
 C_CARD = _C.add("action_card", len(DOMAIN_CARDS),
-                "one-hot: the action card on the domain board (starting action cards, then "
-                "castle cards, as in DOMAIN_CARDS)")
+                "one-hot: the action card on the domain board (DOMAIN_CARDS: a castle card "
+                "can replace the starting one)")
 C_LANTERN = _C.add("lantern", len(LANTERN_CARDS),
-                   "cards in the Lantern Area, count /2 per card (starting resource, decree, "
-                   "starting action and castle cards, in the order of LANTERN_CARDS)")
+                   "cards in the Lantern Area, count /2 per card of LANTERN_CARDS")
 C_POS = _C.add("passage", 1, "Passage of Time position /20")
 C_SEQ = _C.add("passage_stack", 1, "arrival stamp on the Passage of Time / the game's "
                                      "latest stamp (higher = on top of a shared space)")
@@ -131,10 +130,11 @@ C_DOMAIN = _C.add("domain_dice", 6, "personal domain rows coral, black, white: "
 C_PLACED = _C.add("placements", 1, "dice placed so far /30")
 C_ORDER = _C.add("turn_order", CLAN_SLOTS, "one-hot: position in the turn order")
 C_SCORE = _C.add("score", len(SCORE_KEYS),
-                 f"current score by category /50, total /100 ({_names(SCORE_KEYS)})")
+                 "current score by category /50, total /100 (SCORE_KEYS)")
 
 _L = _Layout()
-SEAT = _L.add("seat", 4, "one-hot: the observing seat's absolute number (actions are absolute)")
+SEAT = _L.add("seat", 4, "one-hot: the observing seat's absolute number (clan slot 0 is "
+                         "that seat)")
 PLAYERS = _L.add("players", 4, "one-hot: number of players 1-4 (1 = solo)")
 DIFFICULTY = _L.add("difficulty", 3, f"one-hot: solo difficulty ({_names(DIFFICULTIES)})")
 FIRST_GAME = _L.add("first_game", 1, "1 with the first-game Well tiles")
@@ -152,42 +152,41 @@ SPACES = _L.add("spaces", 7 * 2 * 4,
 WELL = _L.add("well", 5, "the Well: dice on it /10, then its top die (coral, black, white, "
                          "value /6)")
 ROOM_CARDS = _L.add("room_cards", 3 * len(STEWARDS) + 2 * len(DIPLOMATS),
-                    "one-hot per room: steward rooms 1-3 over the steward cards, diplomat "
-                    "rooms 1-2 over the diplomat cards (sorted ids)")
+                    "one-hot per room: steward rooms 1-3 over STEWARDS, diplomat rooms 1-2 "
+                    "over DIPLOMATS")
 ROOM_TILES = _L.add("room_tiles", 5 * 3, "per room: die-colour tiles coral, black, white /3")
 DECKS = _L.add("decks", 2, "cards left in the steward /12 and diplomat /10 decks")
-WELL_TILES = _L.add("well_tiles", len(DIE_TILES), "multi-hot: the two die tiles at the Well")
-DAIMYO_CARD = _L.add("daimyo_card", len(DAIMYO_CARDS), "one-hot: the Daimyo's favour card")
+WELL_TILES = _L.add("well_tiles", len(DIE_TILES), "multi-hot: the two die tiles at the Well (DIE_TILES)")
+DAIMYO_CARD = _L.add("daimyo_card", len(DAIMYO_CARDS), "one-hot: the Daimyo's favour card (DAIMYO_CARDS)")
 DAIMYO_SLOTS = _L.add("daimyo_slots", 3 * (CLAN_SLOTS + 1),
                       "per slot 1-3: one-hot (empty, clan slot 0-3 holding it)")
 GARDEN_CARDS = _L.add("garden_cards", 6 * len(GARDENS),
                       "per garden slot (coral plant, coral stone, black plant, ...): one-hot "
-                      "over the garden cards")
+                      "over GARDENS")
 GARDEN_WORKERS = _L.add("garden_workers", 6 * CLAN_SLOTS,
                         "per garden slot: which clan slots have a gardener there")
 YARDS = _L.add("yard_effects", 3 * len(EFFECT_FEATURES),
-               "per training yard: what its tiles give (effect features, see below)")
+               "per training yard: what its tiles give (EFFECT_FEATURES)")
 DRAFT = _L.add("draft_pairs", A.MAX_DRAFT * (1 + len(START_RESOURCES) + len(START_ACTIONS)),
-               "per starting pair 1-5: (still offered, one-hot resource card, one-hot action "
-               "card)")
+               "per starting pair 1-5: (still offered, one-hot over START_RESOURCES, "
+               "one-hot over the first 3 of DOMAIN_CARDS)")
 HELD = _L.add("held_die", 6, "the die in hand: (present, coral, black, white, value /6, taken "
                              "from the left end)")
 FIRED = _L.add("rows_used", 3, "domain rows coral, black, white already activated this turn")
-FRAME = _L.add("decision", len(FRAME_KINDS), f"one-hot: the kind of decision now "
-                                              f"({_names(FRAME_KINDS)})")
+FRAME = _L.add("decision", len(FRAME_KINDS), "one-hot: the kind of decision now (FRAME_KINDS)")
 DECIDER = _L.add("decider", CLAN_SLOTS, "one-hot: the clan slot deciding now")
 PENDING = _L.add("pending", len(FRAME_KINDS), "decisions waiting under the current one, "
-                                              "count /3 per kind")
+                                              "count /3 per kind of FRAME_KINDS")
 F_EFFECTS = _L.add("decision_effects", MAX_EFFECTS * len(EFFECT_FEATURES),
-                   "'effects' decision: effect k (the action 'effect k+1') as effect features")
+                   "'effects' decision: effect k (the action 'effect k+1') as EFFECT_FEATURES")
 F_BLOCKS = _L.add("decision_blocks", len(ROOM_BLOCKS) + CARD_BLOCKS + 2,
-                  "'blocks' decision: the offered room blocks (action-id order), the action "
-                  "card's blocks 1-3, then (a room placement, the decision may be declined)")
+                  "'blocks' decision: the offered room blocks (ROOM_BLOCKS), the action card's "
+                  "blocks 1-3, then (a room placement, the decision may be declined)")
 F_CHOICE = _L.add("decision_count", 1, "'choice': resources still to choose /3; "
                                        "'checkpoint': steps /5")
 F_COST = _L.add("decision_cost", 2, "'pay' / 'checkpoint': coins /5 and seals /5 to pay")
 F_PAY_FOR = _L.add("decision_pay_for", len(EFFECT_FEATURES),
-                   "'pay': what paying gives (effect features)")
+                   "'pay': what paying gives (EFFECT_FEATURES)")
 F_OUTSIDE = _L.add("decision_workers", 3, "'outside': the worker actions offered (courtier, "
                                           "gardener, warrior)")
 F_COURTIER = _L.add("decision_courtier", 2, "'courtier': audience done, climb done")
@@ -196,10 +195,20 @@ F_GARDENS = _L.add("decision_gardens", 6, "'garden_round' / 'rival_garden': the 
 F_FLOOR = _L.add("decision_floor", 1, "'rival_room': the floor the rival's courtier reaches /3")
 SOLO = _L.add("solo_deck", 1, "Solitaire cards left in the deck /9")
 DISCARDED = _L.add("discarded", len(CASTLE_CARDS),
-                   "castle cards the rival's courtiers removed from the game")
+                   "multi-hot: castle cards the rival's courtiers removed from the game "
+                   "(CASTLE_CARDS)")
 
 SIZE = _L.size
 FIELDS: tuple[Field, ...] = tuple(_L.fields)
+
+# The ordered lists the one-hot and multi-hot fields index (docs/OBSERVATIONS.md lists them).
+VOCABULARIES: dict[str, tuple[str, ...]] = {
+    "STEWARDS": STEWARDS, "DIPLOMATS": DIPLOMATS, "START_RESOURCES": START_RESOURCES,
+    "DOMAIN_CARDS": DOMAIN_CARDS, "LANTERN_CARDS": LANTERN_CARDS, "DIE_TILES": DIE_TILES,
+    "DAIMYO_CARDS": DAIMYO_CARDS, "GARDENS": GARDENS, "CASTLE_CARDS": CASTLE_CARDS,
+    "FRAME_KINDS": FRAME_KINDS, "EFFECT_FEATURES": EFFECT_FEATURES, "SCORE_KEYS": SCORE_KEYS,
+    "ROOM_BLOCKS": tuple(A.TEXTS[A.BLOCK[rb]] for rb in ROOM_BLOCKS),
+}
 
 _INDEX = {
     "steward": {c: i for i, c in enumerate(STEWARDS)},
@@ -454,4 +463,4 @@ def _frame_into(out: list[float], f: Sequence[Any], slot_of: Sequence[int]) -> N
 
 
 __all__ = ["CLAN_SLOTS", "COLOURS", "EFFECT_FEATURES", "FIELDS", "GAME_NAME", "MARGIN_SCALE",
-           "SIZE", "Field", "encode"]
+           "SIZE", "VOCABULARIES", "Field", "encode"]
