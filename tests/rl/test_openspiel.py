@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import kamon.rl
-from kamon.rl.encoding import encoding
+from kamon.rl.encoding import encoding, final_rewards
 
 pyspiel = pytest.importorskip("pyspiel")  # the rl extra installs it; make test has it
 
@@ -60,7 +60,8 @@ def test_game_info_matches_the_kamon_game() -> None:
 
 def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
     """The observation tensor is kamon's encoding of view(player); the strings name its
-    fields; the information-state string adds the public action history."""
+    fields; the information-state string adds the public action history; OpenSpiel's C++
+    path and the Python methods agree."""
     game = load("python_kamon_clansman")
     state = game.new_initial_state()
     for _ in range(30):
@@ -75,6 +76,15 @@ def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
         assert obs.startswith(f"p{player} ") and "seat: " in obs
         info = state.information_state_string(player)
         assert info.startswith(obs) and info.endswith(" ".join(map(str, kstate.history)))
+        # The C++ path (through the game's observer) gives the same as the Python one.
+        base = pyspiel.State
+        assert base.observation_tensor(state, player) == state.observation_tensor(player)
+        assert base.information_state_tensor(state, player) == \
+            state.information_state_tensor(player)
+        assert base.observation_string(state, player) == obs
+        assert base.information_state_string(state, player) == info
+    with pytest.raises(ValueError, match="players are 0-3"):
+        state.observation_tensor(4)
 
 
 def test_rng_seed_fixes_the_games_and_states_serialise() -> None:
@@ -121,7 +131,9 @@ def test_resample_from_infostate_hides_only_the_hidden_parts() -> None:
 def test_openspiel_mcts_and_ismcts_bots_play_a_whole_game(
         name: str, params: dict[str, object]) -> None:
     """OpenSpiel's MCTS bot and its ISMCTS bot (which re-samples hidden information with
-    resample_from_infostate) take turns to the end of a game; every move is legal."""
+    resample_from_infostate) take turns to the end of a game; every move is legal and the
+    returns are kamon's placement rewards. (ISMCTS draws its samplers' seeds itself, so
+    the game differs from run to run.)"""
     from open_spiel.python.algorithms import ismcts, mcts
 
     game = load(name, **params)
@@ -137,4 +149,9 @@ def test_openspiel_mcts_and_ismcts_bots_play_a_whole_game(
         state.apply_action(action)
         moves += 1
     assert moves > 40
-    assert sum(state.returns()) == pytest.approx(0.0) and max(state.returns()) == 1.0
+    kstate = state.kamon_state
+    assert state.returns() == final_rewards(kstate, "placement", encoding(
+        kstate.to_json()["game"]).margin_scale)
+    assert sum(state.returns()) == pytest.approx(0.0)
+    best = max(state.returns())
+    assert {q for q, r in enumerate(state.returns()) if r == best} == set(kstate.winners())

@@ -169,8 +169,12 @@ class KamonSpielState(pyspiel.State):
         """A new game of `game` (set up lazily)."""
         super().__init__(game)
         self._kept = _Kept(game.game_name, make=game.new_kamon_state)
-        self._reward_mode = game.reward_mode
-        self._margin_scale = game.enc.margin_scale
+        self._reward_mode = game.reward_mode  # plain data only: clones deep-copy __dict__
+
+    @property
+    def _enc(self) -> Encoding:
+        """The game's shared encoding."""
+        return encoding(self._kept.game_name)
 
     @property
     def kamon_state(self) -> State:
@@ -204,7 +208,33 @@ class KamonSpielState(pyspiel.State):
         state = self.kamon_state
         if not state.is_over():
             return [0.0] * state.num_players
-        return final_rewards(state, self._reward_mode, self._margin_scale)
+        return final_rewards(state, self._reward_mode, self._enc.margin_scale)
+
+    # Python callers get the observations straight from here: OpenSpiel's C++ path would
+    # first build a whole new game to learn the tensor's shape, on every call.
+    def _player(self, player: int | None) -> int:
+        """The player asked about (default: the one to move); ValueError if not a seat."""
+        p = self.current_player() if player is None else int(player)
+        if not 0 <= p < self.num_players():
+            raise ValueError(f"no observation for player {p}: players are 0-"
+                             f"{self.num_players() - 1} (and the game may be over)")
+        return p
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The player's observation tensor (the shared encoding of its view)."""
+        return observation_vector(self, self._player(player)).tolist()
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The player's information-state tensor (the observation tensor: see the module)."""
+        return observation_vector(self, self._player(player)).tolist()
+
+    def observation_string(self, player: int | None = None) -> str:
+        """The player's observation as text."""
+        return observation_text(self, self._player(player), False)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """The player's information state as text (the observation plus the history)."""
+        return observation_text(self, self._player(player), True)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KamonSpielState:
         """A state the player cannot tell from this one: hidden deck orders and future rolls
@@ -222,49 +252,54 @@ class KamonSpielState(pyspiel.State):
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
+def observation_vector(state: KamonSpielState, player: int) -> np.ndarray:
+    """The player's encoded view of the state, cached per position (the state's cache is
+    cleared by every move)."""
+    key = ("vec", player)
+    vec = state._kept.cache.get(key)
+    if vec is None:
+        vec = state._enc.observe(state.kamon_state, player)
+        state._kept.cache[key] = vec
+    return vec
+
+
+def observation_text(state: KamonSpielState, player: int, perfect_recall: bool) -> str:
+    """The observation as text: the decision now and every non-zero field of the encoding;
+    with perfect recall (the information state) also the public action history."""
+    key = ("str", player, perfect_recall)
+    text = state._kept.cache.get(key)
+    if text is None:
+        kstate = state.kamon_state
+        text = f"p{player} {kstate.decision_text()}\n" + state._enc.describe(
+            observation_vector(state, player))
+        if perfect_recall:
+            text += "\nhistory: " + " ".join(str(a) for a in kstate.history)
+        state._kept.cache[key] = text
+    return str(text)
+
+
 class KamonObserver:
-    """OpenSpiel's observer protocol over the shared encoding of `view(player)`."""
+    """OpenSpiel's observer protocol over the shared encoding of `view(player)` (what C++
+    algorithms such as random_sim_test read)."""
 
     def __init__(self, enc: Encoding, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         """Observation (or, with perfect recall, information state) of one player."""
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
-        self.enc = enc
         self.perfect_recall = bool(getattr(iig_obs_type, "perfect_recall", False))
         # Everything a kamon seat sees is public (hands too); no public info = nothing.
         self.public = bool(getattr(iig_obs_type, "public_info", True))
         self.tensor = np.zeros(enc.size if self.public else 0, np.float32)
         self.dict = {"observation": self.tensor}
 
-    def _vector(self, state: KamonSpielState, player: int) -> np.ndarray:
-        """The encoded view, cached per state position and player."""
-        key = ("vec", player)
-        vec = state._kept.cache.get(key)
-        if vec is None:
-            vec = self.enc.observe(state.kamon_state, player)
-            state._kept.cache[key] = vec
-        return vec
-
     def set_from(self, state: KamonSpielState, player: int) -> None:
         """Fill `tensor` with the player's observation of `state`."""
         if self.public:
-            self.tensor[:] = self._vector(state, player)
+            self.tensor[:] = observation_vector(state, player)
 
     def string_from(self, state: KamonSpielState, player: int) -> str:
-        """The observation as text: the decision now and every non-zero field (plus the
-        public action history for the information state)."""
-        if not self.public:
-            return ""
-        key = ("str", player, self.perfect_recall)
-        text = state._kept.cache.get(key)
-        if text is None:
-            kstate = state.kamon_state
-            text = f"p{player} {kstate.decision_text()}\n" + self.enc.describe(
-                self._vector(state, player))
-            if self.perfect_recall:
-                text += "\nhistory: " + " ".join(str(a) for a in kstate.history)
-            state._kept.cache[key] = text
-        return str(text)
+        """The player's observation (or information state) of `state` as text."""
+        return observation_text(state, player, self.perfect_recall) if self.public else ""
 
 
 def _game_class(game: str) -> type[KamonSpielGame]:
