@@ -155,3 +155,13 @@ def test_openspiel_mcts_and_ismcts_bots_play_a_whole_game(
     assert sum(state.returns()) == pytest.approx(0.0)
     best = max(state.returns())
     assert {q for q, r in enumerate(state.returns()) if r == best} == set(kstate.winners())
+
+
+def test_bad_parameters_are_refused_clearly() -> None:
+    """A bad player count, reward or unknown parameter fails to load, saying why."""
+    with pytest.raises(ValueError, match="1-4 players"):
+        load("python_kamon_white_castle", players=7)
+    with pytest.raises(ValueError, match="unknown reward"):
+        load("python_kamon_clansman", reward="points")
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'"):
+        load("python_kamon_white_castle", colour="red")
