@@ -11,6 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -218,3 +228,21 @@ def echo(console: Console, line: str) -> None:
     if not sys.stdin.isatty():
         console.print(Text(line))
 
+
+
+class RateColumn(ProgressColumn):
+    """Games per second so far (the games found done at the start not counted)."""
+
+    def render(self, task: Task) -> Text:
+        """'123.4 games/s' once some games have finished."""
+        elapsed = task.elapsed or 0.0
+        done = task.completed - float(task.fields.get("skipped", 0))
+        if elapsed <= 0 or done <= 0:
+            return Text("- games/s", style="progress.data.speed")
+        return Text(f"{done / elapsed:,.1f} games/s", style="progress.data.speed")
+
+
+def games_progress(console: Console) -> Progress:
+    """The progress bar of simulate and tournament: bar, games done, rate, times."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    RateColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=console)

@@ -1,28 +1,19 @@
-"""`kamon simulate`: many seeded bot games, a summary of wins and scores, records as JSONL."""
+"""`kamon simulate`: many seeded bot games on this machine or a Ray cluster, a summary of
+wins and scores, and the results as data (Parquet/CSV, resumable) or records (JSONL)."""
 
 from __future__ import annotations
 
-import json
-import multiprocessing
-import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
+import pyarrow as pa
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
-from kamon.agents import agent_seed, make_agent
+from kamon.agents import make_agent
 from kamon.cli.app import (
     DifficultyOpt,
     EmperorSideOpt,
@@ -30,90 +21,73 @@ from kamon.cli.app import (
     FirstGameOpt,
     VariantOpt,
     app,
+    fail,
     friendly_errors,
     make_console,
 )
 from kamon.cli.shared import (
     CATEGORY_LABELS,
-    MAX_DECISIONS,
     build_options,
     effective_options,
+    games_progress,
     new_game,
     seat_text,
 )
 from kamon.core.errors import KamonError
 from kamon.core.protocol import State
-from kamon.core.record import GameRecord
 from kamon.games import get_game
+from kamon.sim.backends import check_backend, open_backend
+from kamon.sim.results import SCORE_PREFIX, categories_of
+from kamon.sim.runner import SimSpec
+from kamon.sim.simulation import parts_dir, plan_run, run_plan
+
+BackendOpt = Annotated[str, typer.Option(
+    help="where games run: local (--jobs processes) or ray (a Ray cluster, or a local Ray "
+         "with --jobs CPUs)")]
+RayAddressOpt = Annotated[str | None, typer.Option(
+    help="with --backend ray: the cluster to use, e.g. ray://head:10001 or head:6379 "
+         "(default: start a private local Ray)")]
 
 
-@dataclass(frozen=True)
-class SimJob:
-    """One simulated game: everything a worker process needs to play it."""
-
-    game: str
-    players: int
-    seed: int
-    agents: tuple[str, ...]
-    options: dict[str, Any]
+def column(table: pa.Table, name: str) -> np.ndarray:
+    """A column as a numpy array."""
+    return np.asarray(table[name].to_numpy(zero_copy_only=False))
 
 
-def run_sim_game(job: SimJob) -> dict[str, Any]:
-    """Play one seeded game with bots; top-level so spawned worker processes can run it."""
-    game = get_game(job.game)
-    state = new_game(game, job.players, job.seed, job.options)
-    bots = [make_agent(name, agent_seed(job.seed, p)) for p, name in enumerate(job.agents)]
-    decisions = 0
-    while not state.is_over():
-        p = state.to_move
-        if p is None:
-            break
-        decisions += 1
-        if decisions > MAX_DECISIONS:
-            raise KamonError(f"game with seed {job.seed} did not end after {MAX_DECISIONS} "
-                             "decisions")
-        state.apply(bots[p].act(state))
-    record = GameRecord.of(game.name, state, job.seed, effective_options(state, job.options),
-                           game.action_text, list(job.agents))
-    return {"seed": job.seed, "scores": state.scores(), "winners": state.winners(),
-            "decisions": decisions, "record": record.to_json()}
-
-
-def sim_summary(state: State, agents: Sequence[str], results: Sequence[dict[str, Any]],
-                elapsed: float, jobs: int) -> list[Any]:
-    """The tables and the closing line of a simulation."""
-    n = len(results)
-    clans = len(results[0]["scores"]) if results else state.num_players
-    wins = [0] * clans
-    totals: list[list[int]] = [[] for _ in range(clans)]
-    per_cat: dict[str, list[int]] = {}
-    for res in results:
-        for w in res["winners"]:
-            wins[w] += 1
-        for p, sc in enumerate(res["scores"]):
-            totals[p].append(sc["total"])
-            for cat, v in sc.items():
-                per_cat.setdefault(cat, []).append(v)
+def sim_summary(state: State, agents: Sequence[str], table: pa.Table, elapsed: float,
+                played: int, where: str) -> list[Any]:
+    """The tables and the closing line of a simulation, from its result rows."""
+    seats = column(table, "seat")
+    first_rows = seats == 1
+    n = int(first_rows.sum())
+    clans = int(seats.max()) if len(seats) else state.num_players
+    wins = column(table, "winner")
+    totals = column(table, SCORE_PREFIX + "total")
     seats_tb = Table(title=f"Wins by seat ({n} games)", title_justify="left")
     for col in ("Seat", "Agent", "Wins", "Win %", "Mean total"):
         seats_tb.add_column(col, justify="left" if col in ("Seat", "Agent") else "right")
     for p in range(clans):
-        mean = sum(totals[p]) / len(totals[p]) if totals[p] else 0.0
+        mine = seats == p + 1
+        won = int(wins[mine].sum())
+        mean = float(totals[mine].mean()) if mine.any() else 0.0
         who = agents[p] if p < len(agents) else "solo rival"
-        seats_tb.add_row(seat_text(state, p), who, str(wins[p]),
-                         f"{100 * wins[p] / n:.1f}" if n else "-", f"{mean:.1f}")
+        seats_tb.add_row(seat_text(state, p), who, str(won),
+                         f"{100 * won / n:.1f}" if n else "-", f"{mean:.1f}")
     cat_tb = Table(title="Score categories (every seat of every game)", title_justify="left")
     for col in ("Category", "Mean", "Min", "Max"):
         cat_tb.add_column(col, justify="left" if col == "Category" else "right")
-    for cat, vals in per_cat.items():
+    for cat in categories_of(table.schema):
+        vals = column(table, SCORE_PREFIX + cat)
+        if not len(vals):
+            continue
         if cat == "total":
             cat_tb.add_section()
         cat_tb.add_row(CATEGORY_LABELS.get(cat, cat.replace("_", " ")),
-                       f"{sum(vals) / len(vals):.2f}", str(min(vals)), str(max(vals)),
+                       f"{vals.mean():.2f}", str(vals.min()), str(vals.max()),
                        style="bold" if cat == "total" else "")
-    decisions = sum(r["decisions"] for r in results) / n if n else 0.0
-    rate = n / elapsed if elapsed > 0 else float("inf")
-    closing = Text(f"{n} games in {elapsed:.2f} s with {jobs} job(s): {rate:.1f} games/sec; "
+    decisions = float(column(table, "game_decisions")[first_rows].mean()) if n else 0.0
+    rate = played / elapsed if elapsed > 0 else float("inf")
+    closing = Text(f"{played} games in {elapsed:.2f} s on {where}: {rate:.1f} games/sec; "
                    f"mean {decisions:.1f} decisions per game")
     return [seats_tb, cat_tb, closing]
 
@@ -126,9 +100,15 @@ def simulate(
     seed: Annotated[int, typer.Option(help="seed of the first game (game i uses seed+i)")] = 0,
     agents: Annotated[str | None, typer.Option(
         help="comma-separated agent per seat, or one name for all (default: random)")] = None,
-    jobs: Annotated[int, typer.Option(help="worker processes")] = 1,
-    out: Annotated[Path | None, typer.Option(help="write one game record per line (JSONL)")
-                   ] = None,
+    jobs: Annotated[int, typer.Option(help="worker processes (local), or CPUs of a local "
+                                           "Ray")] = 1,
+    out: Annotated[Path | None, typer.Option(
+        help="results.parquet or .csv: one row per game and seat (a rerun skips the seeds "
+             "already there); games.jsonl: one game record per line")] = None,
+    backend: BackendOpt = "local",
+    ray_address: RayAddressOpt = None,
+    batch_size: Annotated[int | None, typer.Option(
+        help="games per batch (default: about 8 batches per worker, at most 500)")] = None,
     first_game: FirstGameOpt = False,
     expert: ExpertOpt = False,
     emperor_side: EmperorSideOpt = None,
@@ -145,6 +125,10 @@ def simulate(
             raise KamonError("--games must be at least 1")
         if jobs < 1:
             raise KamonError("--jobs must be at least 1")
+        backend = check_backend(backend, ray_address)
+        if out is not None and out.suffix.lower() not in (".parquet", ".csv", ".jsonl"):
+            raise KamonError(f"--out {out}: write .parquet or .csv (results, one row per game "
+                             "and seat) or .jsonl (game records)")
         names = [a.strip().lower() for a in (agents or "random").split(",") if a.strip()]
         if len(names) == 1:
             names = names * players
@@ -155,42 +139,43 @@ def simulate(
         opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
                              variant)
         probe = new_game(game, players, seed, opts)  # fails early on bad options
+        used = effective_options(probe, opts)
+        records = out is not None and out.suffix.lower() == ".jsonl"
+        spec = SimSpec(game.name, players, tuple(names), used, records=records)
         console.print(Text(f"Simulating {games} games of {game.title}: {players} players "
                            f"({', '.join(names)}), seeds {seed}-{seed + games - 1}", style="bold"))
-        for line in game.describe_options(effective_options(probe, opts)):
+        for line in game.describe_options(used):
             console.print(Text(f"  · {line}", style="dim"))
-        todo = [SimJob(game.name, players, seed + i, tuple(names), opts) for i in range(games)]
-        results: list[dict[str, Any]] = []
-        sink = out.open("w", encoding="utf-8") if out is not None else None
-        start = time.perf_counter()
+        plan = plan_run(spec, seed, games, out)  # refuses a foreign --out before any work
+        if plan.resumed:
+            console.print(Text(f"Resuming: {plan.resumed} of the {games} games are already in "
+                               f"{out}; playing the other {len(plan.missing)}", style="yellow"))
+        if backend == "ray" and plan.missing:
+            console.print(Text("Connecting to Ray..." if ray_address else
+                               f"Starting a local Ray with {jobs} CPU(s)...", style="dim"))
         try:
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TimeElapsedColumn(), TimeRemainingColumn(), console=console) as bar:
-                task = bar.add_task("games", total=games)
-                for res in _run_jobs(todo, jobs):
-                    results.append(res)
-                    if sink is not None:
-                        sink.write(json.dumps(res["record"], separators=(",", ":")) + "\n")
-                    bar.advance(task)
-        finally:
-            if sink is not None:
-                sink.close()
-        elapsed = time.perf_counter() - start
-        for item in sim_summary(probe, names, results, elapsed, jobs):
+            with open_backend(backend if plan.missing else "local", jobs,
+                              ray_address if plan.missing else None) as where, \
+                    games_progress(console) as bar:
+                task = bar.add_task(f"games ({where.label})", total=games,
+                                    completed=plan.resumed, skipped=plan.resumed)
+                outcome = run_plan(plan, where, batch_size,
+                                   progress=lambda k: bar.advance(task, k))
+                label = where.label
+        except KeyboardInterrupt:
+            if out is not None and out.suffix.lower() in (".parquet", ".csv"):
+                fail(f"interrupted: the finished batches are kept in {parts_dir(out)}; run the "
+                     "same command again to resume")
+            fail("interrupted")
+        for item in sim_summary(probe, names, outcome.table, outcome.elapsed, outcome.played,
+                                label):
             console.print(item)
-        if out is not None:
-            console.print(Text(f"{len(results)} records written to {out} "
+        if out is None:
+            return
+        if records:
+            console.print(Text(f"{outcome.records_written} records written to {out} "
                                f"(replay one with: kamon replay {out} --index 1)", style="green"))
-
-
-def _run_jobs(todo: list[SimJob], jobs: int) -> Iterator[dict[str, Any]]:
-    """Results in game order, from this process or a spawn-safe process pool."""
-    if jobs == 1 or len(todo) == 1:
-        for job in todo:
-            yield run_sim_game(job)
-        return
-    ctx = multiprocessing.get_context("spawn")
-    chunk = max(1, len(todo) // (jobs * 8))
-    with ctx.Pool(min(jobs, len(todo))) as pool:
-        yield from pool.imap(run_sim_game, todo, chunksize=chunk)
-
+        else:
+            console.print(Text(f"{outcome.table.num_rows} result rows of {games} games in {out} "
+                               f"({outcome.played} played now, {outcome.resumed} already "
+                               f"there); report: kamon report {out}", style="green"))

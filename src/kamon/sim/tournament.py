@@ -64,12 +64,18 @@ class GameResult:
 
     def ranks(self) -> list[int]:
         """1 = best; winners first (the game's tie-break), then by score; equal ties share."""
-        keys = [(q not in self.winners, -s) for q, s in enumerate(self.scores)]
-        return [1 + sum(1 for k in keys if k < mine) for mine in keys]
+        return ranks(self.scores, self.winners)
 
     def win_share(self, q: int) -> float:
         """1/k if clan q is one of k winners, else 0."""
         return 1.0 / len(self.winners) if q in self.winners else 0.0
+
+
+def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Placements, 1 = best: winners first (the game's tie-break), then by score; equal
+    ties share a placement."""
+    keys = [(q not in winners, -s) for q, s in enumerate(scores)]
+    return [1 + sum(1 for k in keys if k < mine) for mine in keys]
 
 
 def lineup(agents: Sequence[str], players: int, rotation: int) -> tuple[str, ...]:
