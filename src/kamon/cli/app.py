@@ -33,6 +33,13 @@ VariantOpt = Annotated[str | None, typer.Option(
     help="an optional variant, e.g. small-table (I, Clansman, unofficial 2-3 players)")]
 DifficultyOpt = Annotated[str | None, typer.Option(
     help="solo game (--players 1): the rival's difficulty, easy, medium or hard")]
+# Where simulate and tournament run their games.
+BackendOpt = Annotated[str, typer.Option(
+    help="where games run: local (--jobs processes) or ray (a Ray cluster, or a local Ray "
+         "with --jobs CPUs)")]
+RayAddressOpt = Annotated[str | None, typer.Option(
+    help="with --backend ray: the cluster to use, e.g. ray://head:10001 or head:6379 "
+         "(default: start a private local Ray)")]
 
 
 def make_console() -> Console:

@@ -15,10 +15,12 @@ from rich.text import Text
 
 from kamon.agents import make_agent
 from kamon.cli.app import (
+    BackendOpt,
     DifficultyOpt,
     EmperorSideOpt,
     ExpertOpt,
     FirstGameOpt,
+    RayAddressOpt,
     VariantOpt,
     app,
     fail,
@@ -40,13 +42,6 @@ from kamon.sim.backends import check_backend, open_backend
 from kamon.sim.results import SCORE_PREFIX, categories_of
 from kamon.sim.runner import SimSpec
 from kamon.sim.simulation import parts_dir, plan_run, run_plan
-
-BackendOpt = Annotated[str, typer.Option(
-    help="where games run: local (--jobs processes) or ray (a Ray cluster, or a local Ray "
-         "with --jobs CPUs)")]
-RayAddressOpt = Annotated[str | None, typer.Option(
-    help="with --backend ray: the cluster to use, e.g. ray://head:10001 or head:6379 "
-         "(default: start a private local Ray)")]
 
 
 def column(table: pa.Table, name: str) -> np.ndarray:

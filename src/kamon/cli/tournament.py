@@ -6,23 +6,17 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
 from kamon.agents import make_agent
 from kamon.cli.app import (
+    BackendOpt,
     DifficultyOpt,
     EmperorSideOpt,
     ExpertOpt,
     FirstGameOpt,
+    RayAddressOpt,
     VariantOpt,
     app,
     friendly_errors,
@@ -30,10 +24,12 @@ from kamon.cli.app import (
 )
 from kamon.cli.shared import (
     build_options,
+    games_progress,
     new_game,
 )
 from kamon.core.errors import KamonError
 from kamon.games import get_game
+from kamon.sim.backends import check_backend, open_backend
 from kamon.sim.tournament import Line, TournamentResult, run_tournament
 
 
@@ -81,7 +77,10 @@ def tournament(
                        ] = None,
     seed: Annotated[int, typer.Option(help="first deal's seed (each deal is played once per "
                                            "seat rotation)")] = 0,
-    jobs: Annotated[int, typer.Option(help="worker processes")] = 1,
+    jobs: Annotated[int, typer.Option(help="worker processes (local), or CPUs of a local "
+                                           "Ray")] = 1,
+    backend: BackendOpt = "local",
+    ray_address: RayAddressOpt = None,
     csv: Annotated[Path | None, typer.Option(
         help="write one row per player of every game (CSV with a header)")] = None,
     first_game: FirstGameOpt = False,
@@ -98,6 +97,7 @@ def tournament(
         game = get_game(game_name)
         if jobs < 1:
             raise KamonError("--jobs must be at least 1")
+        backend = check_backend(backend, ray_address)
         names = [a.strip().lower() for a in agents.split(",") if a.strip()]
         for name in set(names):
             make_agent(name, 0)  # fail early on unknown names
@@ -108,11 +108,14 @@ def tournament(
         new_game(game, seats, seed, opts)  # fails early on bad options or player counts
         console.print(Text(f"Tournament of {game.title}: {games} games, {seats} seats, "
                            f"agents {', '.join(names)}, seeds from {seed}", style="bold"))
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), TimeRemainingColumn(), console=console) as bar:
-            task = bar.add_task("games", total=games)
+        if backend == "ray":
+            console.print(Text("Connecting to Ray..." if ray_address else
+                               f"Starting a local Ray with {jobs} CPU(s)...", style="dim"))
+        with open_backend(backend, jobs, ray_address) as where, \
+                games_progress(console) as bar:
+            task = bar.add_task(f"games ({where.label})", total=games)
             result = run_tournament(game.name, names, games, seats, seed, jobs, opts,
-                                    progress=lambda _res: bar.advance(task))
+                                    backend=where, progress=lambda _res: bar.advance(task))
         for item in tournament_tables(result):
             console.print(item)
         if csv is not None:
