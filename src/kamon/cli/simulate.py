@@ -120,6 +120,8 @@ def simulate(
             raise KamonError("--games must be at least 1")
         if jobs < 1:
             raise KamonError("--jobs must be at least 1")
+        if batch_size is not None and batch_size < 1:
+            raise KamonError("--batch-size must be at least 1")
         backend = check_backend(backend, ray_address)
         if out is not None and out.suffix.lower() not in (".parquet", ".csv", ".jsonl"):
             raise KamonError(f"--out {out}: write .parquet or .csv (results, one row per game "
