@@ -38,7 +38,7 @@ from kamon.cli.shared import (
 from kamon.core.errors import KamonError
 from kamon.core.protocol import State
 from kamon.games import get_game
-from kamon.sim.backends import check_backend, open_backend
+from kamon.sim.backends import check_backend, default_jobs, open_backend
 from kamon.sim.results import SCORE_PREFIX, categories_of
 from kamon.sim.runner import SimSpec
 from kamon.sim.simulation import parts_dir, plan_run, run_plan
@@ -95,8 +95,9 @@ def simulate(
     seed: Annotated[int, typer.Option(help="seed of the first game (game i uses seed+i)")] = 0,
     agents: Annotated[str | None, typer.Option(
         help="comma-separated agent per seat, or one name for all (default: random)")] = None,
-    jobs: Annotated[int, typer.Option(help="worker processes (local), or CPUs of a local "
-                                           "Ray")] = 1,
+    jobs: Annotated[int | None, typer.Option(
+        help="worker processes (local; default 1), or CPUs of a local Ray (default: every "
+             "core)")] = None,
     out: Annotated[Path | None, typer.Option(
         help="results.parquet or .csv: one row per game and seat (a rerun skips the seeds "
              "already there); games.jsonl: one game record per line")] = None,
@@ -118,11 +119,10 @@ def simulate(
         game = get_game(game_name)
         if games < 1:
             raise KamonError("--games must be at least 1")
-        if jobs < 1:
-            raise KamonError("--jobs must be at least 1")
         if batch_size is not None and batch_size < 1:
             raise KamonError("--batch-size must be at least 1")
         backend = check_backend(backend, ray_address)
+        jobs = default_jobs(backend, jobs)
         if out is not None and out.suffix.lower() not in (".parquet", ".csv", ".jsonl"):
             raise KamonError(f"--out {out}: write .parquet or .csv (results, one row per game "
                              "and seat) or .jsonl (game records)")

@@ -29,7 +29,7 @@ from kamon.cli.shared import (
 )
 from kamon.core.errors import KamonError
 from kamon.games import get_game
-from kamon.sim.backends import check_backend, open_backend
+from kamon.sim.backends import check_backend, default_jobs, open_backend
 from kamon.sim.tournament import Line, TournamentResult, run_tournament
 
 
@@ -77,8 +77,9 @@ def tournament(
                        ] = None,
     seed: Annotated[int, typer.Option(help="first deal's seed (each deal is played once per "
                                            "seat rotation)")] = 0,
-    jobs: Annotated[int, typer.Option(help="worker processes (local), or CPUs of a local "
-                                           "Ray")] = 1,
+    jobs: Annotated[int | None, typer.Option(
+        help="worker processes (local; default 1), or CPUs of a local Ray (default: every "
+             "core)")] = None,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
     csv: Annotated[Path | None, typer.Option(
@@ -95,9 +96,8 @@ def tournament(
     console = make_console()
     with friendly_errors():
         game = get_game(game_name)
-        if jobs < 1:
-            raise KamonError("--jobs must be at least 1")
         backend = check_backend(backend, ray_address)
+        jobs = default_jobs(backend, jobs)
         names = [a.strip().lower() for a in agents.split(",") if a.strip()]
         for name in set(names):
             make_agent(name, 0)  # fail early on unknown names

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import multiprocessing
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
@@ -84,6 +85,15 @@ def check_backend(name: str, address: str | None = None) -> str:
     if key == "local" and address is not None:
         raise KamonError("--ray-address needs --backend ray")
     return key
+
+
+def default_jobs(backend: str, jobs: int | None) -> int:
+    """--jobs as given, else 1 local process, or every core for a local Ray."""
+    if jobs is not None:
+        if jobs < 1:
+            raise KamonError("--jobs must be at least 1")
+        return jobs
+    return (os.cpu_count() or 1) if backend.strip().lower() == "ray" else 1
 
 
 def make_backend(name: str, jobs: int, address: str | None = None) -> Backend:
