@@ -126,7 +126,7 @@ def spread_reading(bars: Sequence[Bar], what: str, baseline: float | None) -> st
     text = (f"Strongest: {hi.label}, {interval_text(hi)}; weakest: {lo.label}, "
             f"{interval_text(lo)}")
     if hi.interval[0] > lo.interval[1]:
-        text += f": a real gap of {100 * (hi.rate - lo.rate):.1f} points"
+        text += f": {100 * (hi.rate - lo.rate):.1f} points apart, the intervals do not overlap"
     else:
         text += ": the intervals overlap, no clear difference"
     if baseline is not None:

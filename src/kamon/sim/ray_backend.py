@@ -44,7 +44,7 @@ class RayBackend:
         if not ray.is_initialized():
             if cpus < 1:
                 raise KamonError("--jobs must be at least 1")
-            quiet: dict[str, Any] = {"logging_level": logging.WARNING,
+            quiet: dict[str, Any] = {"logging_level": logging.ERROR,
                                      "log_to_driver": False, "include_dashboard": False}
             try:
                 if address:

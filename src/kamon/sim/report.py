@@ -26,6 +26,12 @@ from kamon.sim.results import read_results
 
 ABOVE, EVEN, BELOW = "#2e7d32", "#5c6bc0", "#c62828"  # interval above / around / below even
 WIDTH = 8.5
+HOW_TO_READ = (
+    "How to read it: these are the results of the agents named above, so with random agents "
+    "they describe the game under random play, not expert play. A win counts 1/k to each of "
+    "k shared winners; intervals are 95% Wilson score intervals, so among many groups about "
+    "1 in 20 intervals misses the true rate by chance. Groups by a choice (a card taken, a "
+    "garden used) show what goes with winning, not what causes it.")
 CSS = """
 body { font-family: system-ui, sans-serif; max-width: 980px; margin: 2em auto; color: #222;
        padding: 0 1em; line-height: 1.45; }
@@ -155,11 +161,16 @@ def png_of(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
+def wins_text(wins: float) -> str:
+    """'25,153' (or '25,152.5' when shared victories split a win)."""
+    return f"{wins:,.0f}" if float(wins).is_integer() else f"{wins:,.2f}"
+
+
 def numbers(chart: Chart) -> tuple[list[str], list[list[str]]]:
     """The header and rows of a chart's numbers (for the HTML and Markdown tables)."""
     if chart.kind == "rates":
         head = ["", "seat results", "games", "wins", "win rate", "95% interval"]
-        rows = [[b.label, f"{b.n:,}", f"{b.games:,}", f"{b.wins:,.4g}", pct(b.rate),
+        rows = [[b.label, f"{b.n:,}", f"{b.games:,}", wins_text(b.wins), pct(b.rate),
                  f"{pct(b.interval[0])}-{pct(b.interval[1])}"] for b in chart.bars]
         return head, rows
     if chart.kind == "boxes":
@@ -210,9 +221,8 @@ def html_of(analysis: Analysis, images: Sequence[bytes], source: str) -> str:
     if notes:
         out.append('<ul class="notes">' + "".join(f"<li>{esc(n)}</li>" for n in notes)
                    + "</ul>")
-    out.append("<p>Win rates count a shared victory as 1/k to each of the k winners; the "
-               "bars are 95% Wilson intervals; the dashed line is an even table's rate. "
-               "Green: the interval lies above it, red: below.</p>")
+    out.append(f"<p>{esc(HOW_TO_READ)} Green bars: the interval lies above the even "
+               "table's rate (the dashed line), red: below.</p>")
     out.append("<nav><ol>" + "".join(f'<li><a href="#{c.key}">{esc(c.title)}</a></li>'
                                       for c in analysis.charts) + "</ol></nav>")
     for chart, png in zip(analysis.charts, images, strict=True):
@@ -236,9 +246,7 @@ def markdown_of(analysis: Analysis, source: str) -> str:
     out = [f"# kamon balance report: {game.title}", "",
            f"From `{source}`, by kamon {__version__} (`kamon report`).", ""]
     out += [f"- **{k}**: {v}" for k, v in run_lines(analysis)]
-    out += [*(f"- {n}" for n in notes_of(analysis)), "",
-            "Win rates count a shared victory as 1/k to each of the k winners; intervals are "
-            "95% Wilson score intervals.", ""]
+    out += [*(f"- {n}" for n in notes_of(analysis)), "", HOW_TO_READ, ""]
     for chart in analysis.charts:
         head, rows = numbers(chart)
         out += [f"## {chart.title}", "", f"*{chart.games:,} games, {chart.rows:,} seat "
