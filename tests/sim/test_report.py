@@ -7,7 +7,9 @@ import base64
 import io
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import matplotlib.image as mpimg
 import numpy as np
@@ -25,12 +27,13 @@ from kamon.sim.simulation import run_simulation
 from kamon.sim.tournament import wilson
 
 ENV = {"KAMON_DATA_OVERLAY": None, "COLUMNS": "160"}
+Sim = tuple[Path, pa.Table, Analysis]  # a results file, its rows and its analysis
 WC = SimSpec("white-castle", 4, ("greedy", "random", "random", "random"), {})
 CS = SimSpec("clansman", 4, ("random",) * 4, {"expert": True, "emperor_side": "A"})
 
 
 @pytest.fixture(scope="module")
-def wc(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pa.Table, Analysis]:
+def wc(tmp_path_factory: pytest.TempPathFactory) -> Sim:
     """40 White Castle games (greedy in seat 1) as Parquet, its rows and its analysis."""
     out = tmp_path_factory.mktemp("wc") / "wc.parquet"
     run_simulation(WC, 0, 40, LocalBackend(1), out)
@@ -39,7 +42,7 @@ def wc(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pa.Table, Analys
 
 
 @pytest.fixture(scope="module")
-def cs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pa.Table, Analysis]:
+def cs(tmp_path_factory: pytest.TempPathFactory) -> Sim:
     """30 Expert I, Clansman games as CSV, its rows and its analysis."""
     out = tmp_path_factory.mktemp("cs") / "cs.csv"
     run_simulation(CS, 0, 30, LocalBackend(1), out)
@@ -54,9 +57,10 @@ def chart(analysis: Analysis, key: str) -> Chart:
     return found[0]
 
 
-def rates_by(rows: list[dict], key) -> dict[str, tuple[int, float]]:  # type: ignore[type-arg,no-untyped-def]
+def rates_by(rows: list[dict[str, Any]], key: Callable[[dict[str, Any]], list[str]]
+             ) -> dict[str, tuple[int, float]]:
     """(seat results, wins) per group, computed plainly from the rows."""
-    out: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    out: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for r in rows:
         for k in key(r):
             out[k][0] += 1
@@ -74,7 +78,7 @@ def check_rates(c: Chart, expected: dict[str, tuple[int, float]]) -> None:
         assert b.interval == pytest.approx(wilson(b.wins, b.n))
 
 
-def test_win_rates_by_seat_agent_and_turn_order_match_the_rows(wc: tuple) -> None:  # type: ignore[type-arg]
+def test_win_rates_by_seat_agent_and_turn_order_match_the_rows(wc: Sim) -> None:
     """Seat, agent and first-player charts equal plain counts over the rows."""
     _, table, a = wc
     rows = table.to_pylist()
@@ -92,7 +96,7 @@ def test_win_rates_by_seat_agent_and_turn_order_match_the_rows(wc: tuple) -> Non
     assert "greedy" in chart(a, "agent").reading
 
 
-def test_white_castle_groupings_match_the_rows(wc: tuple) -> None:  # type: ignore[type-arg]
+def test_white_castle_groupings_match_the_rows(wc: Sim) -> None:
     """By starting pair (one value a row) and by castle card (each card a row took)."""
     _, table, a = wc
     rows = table.to_pylist()
@@ -106,7 +110,7 @@ def test_white_castle_groupings_match_the_rows(wc: tuple) -> None:  # type: igno
                 rates_by(rows, lambda r: [g for g in r["gardens"].split(";") if g]))
 
 
-def test_score_boxes_are_the_quartiles_of_each_category(wc: tuple) -> None:  # type: ignore[type-arg]
+def test_score_boxes_are_the_quartiles_of_each_category(wc: Sim) -> None:
     """Mean, quartiles and range of each score category over every row."""
     _, table, a = wc
     boxes = {b.label: b for b in chart(a, "scores").boxes}
@@ -120,7 +124,7 @@ def test_score_boxes_are_the_quartiles_of_each_category(wc: tuple) -> None:  # t
         assert (box.low, box.high) == (vals.min(), vals.max())
 
 
-def test_clansman_charts_by_clan_mission_and_century(cs: tuple) -> None:  # type: ignore[type-arg]
+def test_clansman_charts_by_clan_mission_and_century(cs: Sim) -> None:
     """Starting clan and missions as win rates; missions per century for winners/others."""
     _, table, a = cs
     rows = table.to_pylist()
@@ -139,7 +143,7 @@ def test_clansman_charts_by_clan_mission_and_century(cs: tuple) -> None:  # type
     assert prof.profile_labels == ["4th century", "5th century", "6th century", "7th century"]
 
 
-def test_figures_draw_the_charts_numbers(wc: tuple, cs: tuple) -> None:  # type: ignore[type-arg]
+def test_figures_draw_the_charts_numbers(wc: tuple, cs: Sim) -> None:
     """Bar lengths are the win rates, tick labels carry n, titles the games; boxes and the
     century profile likewise."""
     for _, _, a in (wc, cs):
@@ -160,7 +164,7 @@ def test_figures_draw_the_charts_numbers(wc: tuple, cs: tuple) -> None:  # type:
                 assert heights == pytest.approx(c.profile["winners"] + c.profile["the others"])
 
 
-def test_html_page_and_markdown_summary(wc: tuple, tmp_path: Path) -> None:  # type: ignore[type-arg]
+def test_html_page_and_markdown_summary(wc: Sim, tmp_path: Path) -> None:
     """One section per chart: title, games, an embedded PNG of the figure, the reading and
     the numbers; the Markdown has the same readings and tables."""
     src, _, a = wc
@@ -188,7 +192,7 @@ def test_html_page_and_markdown_summary(wc: tuple, tmp_path: Path) -> None:  # t
         assert f"<h2>{title}</h2>" in page
 
 
-def test_cli_report_writes_beside_the_results(cs: tuple, tmp_path: Path) -> None:  # type: ignore[type-arg]
+def test_cli_report_writes_beside_the_results(cs: Sim, tmp_path: Path) -> None:
     """kamon report cs.csv: cs.html and cs.md beside it; each chart's reading printed."""
     src, _, a = cs
     copy = tmp_path / "cs.csv"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -34,7 +35,7 @@ def wc_table(tmp_path_factory: pytest.TempPathFactory) -> pa.Table:
     return read_results(out)
 
 
-def replayed(spec: SimSpec, seed: int) -> tuple[object, object]:
+def replayed(spec: SimSpec, seed: int) -> tuple[Any, Any]:
     """The game of a seed played again by hand: its state after setup and at the end."""
     game = get_game(spec.game)
     state = game.new_game(spec.players, seed, **spec.options)

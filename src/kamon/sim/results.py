@@ -32,6 +32,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from kamon.core.errors import KamonError
+from kamon.games import ALIASES, GAMES
 from kamon.sim.features import features_of
 
 FORMAT = "kamon-results"
@@ -169,15 +170,18 @@ def _check_columns(schema: pa.Schema, path: Path) -> None:
 def _read_csv(path: Path) -> pa.Table:
     """A CSV results file with the types of its schema and the key recovered from its rows."""
     with path.open(encoding="utf-8", errors="replace", newline="") as fh:
-        header = next(csv.reader(fh), [])
+        reader = csv.reader(fh)
+        header = next(reader, [])
+        first_row = next(reader, None)
     missing = [n for n, _ in CORE if n not in header]
     if missing:
         raise NotResults(f"its header lacks the column(s) {', '.join(missing)}")
     types: dict[str, pa.DataType] = dict(CORE)
     feats: dict[str, str] = {}
-    game = _first_value(path, header)
-    if game is not None:
-        feats = dict(features_of(game).columns)
+    if first_row is not None and len(first_row) == len(header):
+        game = first_row[header.index("game")]
+        if ALIASES.get(game, game) in GAMES:
+            feats = dict(features_of(game).columns)
     for name in header:
         if name.startswith(SCORE_PREFIX):
             types[name] = pa.int32()
@@ -193,6 +197,8 @@ def _read_csv(path: Path) -> pa.Table:
     options = pc.unique(table["options"]).to_pylist()
     if len(games) != 1 or len(players) != 1 or len(options) != 1:
         raise NotResults("it mixes several games, player counts or options")
+    if ALIASES.get(str(games[0]), str(games[0])) not in GAMES:
+        raise NotResults(f"its game {games[0]!r} is not one kamon knows")
     first = table.filter(pc.equal(table["seed"], table["seed"][0]))
     agents = [a for s, a in zip(first["seat"].to_pylist(), first["agent"].to_pylist(),
                                 strict=True) if s <= players[0]]
@@ -206,13 +212,6 @@ def _read_csv(path: Path) -> pa.Table:
         raise NotResults("its columns are not those of kamon results for "
                          f"{key.game} (expected {', '.join(schema.names)})")
     return table.cast(schema)
-
-
-def _first_value(path: Path, header: list[str]) -> str | None:
-    """The game named in the first data row of a CSV file (None if there is none)."""
-    head = pacsv.read_csv(path, read_options=pacsv.ReadOptions(block_size=1 << 16),
-                          convert_options=pacsv.ConvertOptions(include_columns=["game"]))
-    return str(head["game"][0]) if head.num_rows else None
 
 
 def sort_and_dedupe(table: pa.Table) -> pa.Table:

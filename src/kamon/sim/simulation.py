@@ -229,9 +229,11 @@ def run_plan(plan: SimPlan, backend: Backend, size: int | None = None,
     if store is None or out is None:
         outcome.table = sort_and_dedupe(concat(fresh, schema))
         return outcome
+    parts = store.tables()
     earlier = [plan.earlier] if plan.earlier is not None else []
-    merged = sort_and_dedupe(concat([*earlier, *store.tables()], schema))
-    write_results(merged, out)
+    merged = sort_and_dedupe(concat([*earlier, *parts], schema))
+    if parts or plan.earlier is None:  # nothing new: the file stays as it was
+        write_results(merged, out)
     store.clear()
     mask = pc.and_(pc.greater_equal(merged["seed"], plan.first),
                    pc.less(merged["seed"], plan.first + plan.games))
