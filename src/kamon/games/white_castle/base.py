@@ -98,6 +98,7 @@ class StateBase(DecisionState):
         self.events.append(text)
 
     def _gain(self, p: int, gains: Iterable[tuple[str, int]]) -> None:
+        """Add gains to p's stores (seals capped at 5, resources at 7, coins unlimited)."""
         c = self.clans[p]
         for k, v in gains:
             if k == "coin":
@@ -121,6 +122,7 @@ class StateBase(DecisionState):
         return c.res[r] + c.seals // 2 >= n
 
     def _pay_coins(self, p: int, n: int) -> None:
+        """Pay n coins, exchanging seals 1 -> 1 for any shortfall (checked payable before)."""
         c = self.clans[p]
         if c.coins < n:
             short = n - c.coins
@@ -130,6 +132,7 @@ class StateBase(DecisionState):
         c.coins -= n
 
     def _pay_res(self, p: int, r: int, n: int) -> None:
+        """Pay n of resource r, exchanging seals 2 -> 1 for any shortfall."""
         c = self.clans[p]
         if c.res[r] < n:
             short = n - c.res[r]
@@ -139,6 +142,7 @@ class StateBase(DecisionState):
         c.res[r] -= n
 
     def _can_pay(self, p: int, cost: tuple[tuple[str, int], ...]) -> bool:
+        """Whether p can pay a "pay to perform" cost (seals as seals, coins with spare seals)."""
         c = self.clans[p]
         coins = seals = 0
         for k, v in cost:
@@ -149,6 +153,7 @@ class StateBase(DecisionState):
         return c.seals >= seals and c.coins + (c.seals - seals) >= coins
 
     def _pay(self, p: int, cost: tuple[tuple[str, int], ...]) -> None:
+        """Pay a "pay to perform" cost: its seals first, then its coins."""
         for k, v in cost:
             if k == "seal":
                 self.clans[p].seals -= v

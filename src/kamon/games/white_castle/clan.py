@@ -18,6 +18,7 @@ class Clan:
                  "lantern", "pos", "seq", "domain")
 
     def __init__(self) -> None:
+        """A clan as set up: empty stores, 5 workers of each kind in the domain."""
         self.coins = 0
         self.seals = 0
         self.cp = 0

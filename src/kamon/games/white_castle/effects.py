@@ -51,6 +51,7 @@ class EffectRules(StateBase):
     __slots__ = ()
 
     def _effect_choices(self, f: tuple[Any, ...]) -> list[int]:
+        """EFFECT ids of a set's effects, one per distinct effect (equal ones are one choice)."""
         effects: tuple[Effect, ...] = f[2]
         seen: set[Effect] = set()
         out = []
@@ -61,31 +62,37 @@ class EffectRules(StateBase):
         return out
 
     def _legal_effects(self, f: tuple[Any, ...]) -> list[int]:
+        """Which effect of the set next; `done` only when every remaining one is optional."""
         out = self._effect_choices(f)
         if all(e[0] not in MANDATORY for e in f[2]):
             out.append(A.DONE)
         return out
 
     def _legal_choice(self, f: tuple[Any, ...]) -> list[int]:
+        """A resource of choice: food, iron or pearl."""
         return [A.GAIN[r] for r in range(3)]
 
     def _legal_checkpoint(self, f: tuple[Any, ...]) -> list[int]:
         # Re-checked at every decision: the seals may have been exchanged meanwhile.
+        """Pay the checkpoint's seals (if p has them now) or stop."""
         return ([A.PAY] if self.clans[f[1]].seals >= f[3] else []) + [A.DONE]
 
     def _block(self, p: int, opt: tuple[int, int]) -> Any:
+        """The card block an option names: (room, i), or (-1, i) for p's own action card."""
         r, i = opt
         cid = self.clans[p].card if r < 0 else self.room_cards[r]
         assert cid is not None
         return self.data.card(cid).blocks[i]
 
     def _block_ok(self, p: int, opt: tuple[int, int]) -> bool:
+        """Whether p could use the block now (a "pay a seal" block needs the seal)."""
         effects = self._block(p, opt).effects
         if len(effects) == 1 and effects[0][0] == "pay":
             return self._can_pay(p, effects[0][1])
         return True
 
     def _legal_blocks(self, f: tuple[Any, ...]) -> list[int]:
+        """The usable blocks of the frame, and `done` when optional or none is usable."""
         p = f[1]
         out = [A.CARD_BLOCK[o[1]] if o[0] < 0 else A.BLOCK[o]
                for o in f[2] if self._block_ok(p, o)]
@@ -94,14 +101,17 @@ class EffectRules(StateBase):
         return out
 
     def _legal_pay(self, f: tuple[Any, ...]) -> list[int]:
+        """Pay to perform (if payable) or decline."""
         out = [A.PAY] if self._can_pay(f[1], f[2]) else []
         out.append(A.DONE)
         return out
 
     def _legal_row(self, f: tuple[Any, ...]) -> list[int]:
+        """Personal-domain rows not yet fired this turn, or decline."""
         return [A.ROW[c] for c in range(3) if c not in self.fired] + [A.DONE]
 
     def _push_well(self, p: int) -> None:
+        """The Well action: a seal and both Well tiles' rewards, as one set of effects."""
         effects: list[Effect] = [("gain", (("seal", 1),))]
         for t in self.well_tiles:
             effects.extend(self.data.die_tiles[t][1])
@@ -123,10 +133,12 @@ class EffectRules(StateBase):
         self._push_effects(p, visible, f"the {COLOURS[colour]} row")
 
     def _push_effects(self, p: int, effects: tuple[Effect, ...], label: str) -> None:
+        """Push a set of effects for p to resolve (nothing for an empty set)."""
         if effects:
             self.stack.append(("effects", p, tuple(effects), label))
 
     def _do_effects(self, f: tuple[Any, ...], aid: int) -> None:
+        """Resolve the chosen effect of the set, or decline the rest."""
         p = f[1]
         if aid == A.DONE:
             self.stack.pop()
@@ -135,6 +147,7 @@ class EffectRules(StateBase):
         self._take_effect(f, A.EFFECT_OF[aid])
 
     def _take_effect(self, f: tuple[Any, ...], k: int) -> None:
+        """Remove effect k from the set on top and resolve it."""
         effects: tuple[Effect, ...] = f[2]
         rest = effects[:k] + effects[k + 1:]
         self._replace(("effects", f[1], rest, f[3]) if rest else None)
@@ -178,6 +191,7 @@ class EffectRules(StateBase):
             raise ValueError(f"unknown effect {e!r}")
 
     def _resolve_block(self, p: int, opt: tuple[int, int]) -> None:
+        """Use a card block: pay its cost and resolve, or push its effects."""
         blk = self._block(p, opt)
         where = "own card" if opt[0] < 0 else A.SPACES[opt[0]]
         if len(blk.effects) == 1 and blk.effects[0][0] == "pay":
@@ -191,6 +205,7 @@ class EffectRules(StateBase):
             self._push_effects(p, blk.effects, f"the {where} block")
 
     def _do_choice(self, f: tuple[Any, ...], aid: int) -> None:
+        """Gain the chosen resource; ask again while more are due."""
         p, n = f[1], f[2]
         r = A.GAIN_OF[aid]
         self._replace(("choice", p, n - 1) if n > 1 else None)
@@ -220,6 +235,7 @@ class EffectRules(StateBase):
             self.log(f"{self.name(p)} moves on the Passage of Time from {start} to {c.pos}")
 
     def _do_checkpoint(self, f: tuple[Any, ...], aid: int) -> None:
+        """Pay the seals and go on moving, or stop before the checkpoint."""
         p, steps, cost = f[1], f[2], f[3]
         self.stack.pop()
         c = self.clans[p]
@@ -236,6 +252,7 @@ class EffectRules(StateBase):
             self._move(p, steps - 1)
 
     def _do_blocks(self, f: tuple[Any, ...], aid: int) -> None:
+        """Use the chosen block (the others stay offered when several may be used)."""
         p, opts, multi = f[1], f[2], f[3]
         if aid == A.DONE:
             self.stack.pop()
@@ -246,6 +263,7 @@ class EffectRules(StateBase):
         self._resolve_block(p, opt)
 
     def _do_pay(self, f: tuple[Any, ...], aid: int) -> None:
+        """Pay and perform the effect, or decline it."""
         p = f[1]
         self.stack.pop()
         if aid == A.DONE:
@@ -256,6 +274,7 @@ class EffectRules(StateBase):
         self._resolve(p, f[3])
 
     def _do_row(self, f: tuple[Any, ...], aid: int) -> None:
+        """Fire the chosen personal-domain row as if with a 6 (no coins change hands)."""
         p = f[1]
         self.stack.pop()
         if aid == A.DONE:
@@ -266,6 +285,7 @@ class EffectRules(StateBase):
         self._push_row(p, colour)
 
     def _provides_consumes(self, p: int, e: Effect) -> tuple[frozenset[str], frozenset[str]]:
+        """What an effect may gain and what it may spend (for the order question)."""
         kind = e[0]
         if kind == "gain":
             return frozenset(k for k, _ in e[1]), NO_KINDS

@@ -20,9 +20,11 @@ class PlacementRules(EffectRules):
     __slots__ = ()
 
     def _legal_draft(self, f: tuple[Any, ...]) -> list[int]:
+        """The starting pairs still on offer."""
         return [A.DRAFT[i] for i, pair in enumerate(self.draft_pairs) if pair is not None]
 
     def _legal_take(self, f: tuple[Any, ...]) -> list[int]:
+        """The bridge ends a die may be taken from (a lone die only where it lies)."""
         out = []
         for b, dice in enumerate(self.bridges):
             if len(dice) >= 2:
@@ -43,6 +45,7 @@ class PlacementRules(EffectRules):
         return under - value
 
     def _printed(self, s: int) -> int:
+        """The printed value of die space s (under any die placed there)."""
         return (3, 3, 3, 4, 4, 5, 5, 1, 6)[s]
 
     def placeable(self, p: int, colour: int, value: int) -> list[int]:
@@ -61,11 +64,13 @@ class PlacementRules(EffectRules):
         return out
 
     def _legal_place(self, f: tuple[Any, ...]) -> list[int]:
+        """The spaces the held die may go to."""
         assert self.held is not None
         b, v, _ = self.held
         return [A.PLACE[s] for s in self.placeable(f[1], b, v)]
 
     def _do_draft(self, f: tuple[Any, ...], aid: int) -> None:
+        """Take a starting pair: its action card, its resource card (+ decree) to the Lantern."""
         p = f[1]
         i = A.DRAFT_OF[aid]
         pair = self.draft_pairs[i]
@@ -84,6 +89,7 @@ class PlacementRules(EffectRules):
         self._push_effects(p, on_take, res_id)
 
     def _do_take(self, f: tuple[Any, ...], aid: int) -> None:
+        """Take a die from a bridge end; a left-end die will bring the Lantern reward."""
         p = f[1]
         b, end = A.TAKE_OF[aid]
         dice = self.bridges[b]
@@ -97,6 +103,7 @@ class PlacementRules(EffectRules):
                  f"{'left' if left else 'right'} end")
 
     def _do_place(self, f: tuple[Any, ...], aid: int) -> None:
+        """Place the held die: pay or gain coins, then the Lantern reward, then the space."""
         p = f[1]
         s = A.PLACE_OF[aid]
         assert self.held is not None

@@ -61,10 +61,12 @@ __all__ = ["ALL_KINDS", "AUDIENCE_COINS", "CLANS", "CLIMB_PEARL", "COURTIER_CP",
 
 
 def _tuplify(x: Any) -> Any:
+    """Nested lists as nested tuples (frames and effects from JSON)."""
     return tuple(_tuplify(i) for i in x) if isinstance(x, list) else x
 
 
 def _listify(x: Any) -> Any:
+    """Nested tuples as nested lists (frames and effects to JSON)."""
     return [_listify(i) for i in x] if isinstance(x, tuple | list) else x
 
 

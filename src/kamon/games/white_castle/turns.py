@@ -26,9 +26,11 @@ class Turns(PlacementRules, WorkerRules, Scoring):
     __slots__ = ()
 
     def _legal_garden_round(self, f: tuple[Any, ...]) -> list[int]:
+        """The gardens of p still to activate in the Gardens step."""
         return [A.GARDEN[g] for g in sorted(set(f[2]))]
 
     def _do_garden_round(self, f: tuple[Any, ...], aid: int) -> None:
+        """Activate one of p's gardens (the rest stay to be chosen)."""
         p = f[1]
         g = A.GARDEN_OF[aid]
         rest = list(f[2])
@@ -39,20 +41,25 @@ class Turns(PlacementRules, WorkerRules, Scoring):
         self._push_effects(p, card.effects, f"the {A.GARDEN_SLOTS[g]} garden")
 
     def _legal_rival_room(self, f: tuple[Any, ...]) -> list[int]:
+        """Rooms on the floor the rival's climbing courtier reaches."""
         return [A.RIVAL_ROOM[r] for r in range(5) if A.LOC_FLOOR[r + 1] == f[2]]
 
     def _legal_rival_garden(self, f: tuple[Any, ...]) -> list[int]:
+        """The tied gardens the rival's gardener may go to."""
         return [A.RIVAL_GARDEN[g] for g in f[2]]
 
     def _do_rival_room(self, f: tuple[Any, ...], aid: int) -> None:
+        """Move the rival's courtier into the chosen room (its card is discarded)."""
         self.stack.pop()
         solo.move_to_room(self, f[3], A.RIVAL_ROOM_OF[aid])
 
     def _do_rival_garden(self, f: tuple[Any, ...], aid: int) -> None:
+        """Place the rival's gardener in the chosen garden."""
         self.stack.pop()
         solo.place_gardener(self, A.RIVAL_GARDEN_OF[aid])
 
     def _compute_legal(self) -> list[int]:
+        """The legal ids of the top frame, plus the seal exchanges of the deciding clan."""
         if not self.stack:
             return []
         f = self.stack[-1]
@@ -69,6 +76,7 @@ class Turns(PlacementRules, WorkerRules, Scoring):
         return out
 
     def _do(self, aid: int) -> None:
+        """Perform a legal action: a seal exchange, or the top frame's own apply method."""
         f = self.stack[-1]
         p = f[1]
         c = self.clans[p]
@@ -175,6 +183,7 @@ class Turns(PlacementRules, WorkerRules, Scoring):
         return False
 
     def _start_turn(self) -> None:
+        """Start the turn of the next clan in turn order (no row fired yet)."""
         p = self.order[self.turn_idx % self.n]
         self.fired = []
         if p == self.rival:
@@ -183,6 +192,7 @@ class Turns(PlacementRules, WorkerRules, Scoring):
             self.stack.append(("take", p))
 
     def _end_round(self) -> bool:
+        """New turn order; the end of the game, or the Gardens step (False at the end)."""
         self.order = self.turn_order_now()
         self.log(f"end of round {self.round}; turn order: "
                  + ", ".join(self.name(q) for q in self.order))
@@ -210,6 +220,7 @@ class Turns(PlacementRules, WorkerRules, Scoring):
         return True
 
     def _prepare_round(self) -> None:
+        """Re-roll every die onto the bridges, clear the spaces and rows, next round."""
         per = self.data.dice_per_colour[self.n]
         for b in range(3):
             dice = [self.rng.randint(1, 6) for _ in range(per)]

@@ -23,6 +23,7 @@ class WorkerRules(EffectRules):
     __slots__ = ()
 
     def _legal_outside(self, f: tuple[Any, ...]) -> list[int]:
+        """One of the two worker actions of Outside the Walls, or neither."""
         return [A.WORKER[w] for w in f[2]] + [A.DONE]
 
     def warrior_yards(self, p: int) -> list[int]:
@@ -33,6 +34,7 @@ class WorkerRules(EffectRules):
                 if self.can_pay_res(p, 1, cost)]
 
     def _legal_warrior(self, f: tuple[Any, ...]) -> list[int]:
+        """Yards a warrior may go to, or decline."""
         return [A.YARD[y] for y in self.warrior_yards(f[1])] + [A.DONE]
 
     def gardener_slots(self, p: int) -> list[int]:
@@ -44,6 +46,7 @@ class WorkerRules(EffectRules):
                 and self.can_pay_res(p, 0, gardens[self.garden_cards[g]].food)]
 
     def _legal_gardener(self, f: tuple[Any, ...]) -> list[int]:
+        """Gardens a gardener may go to, or decline."""
         return [A.GARDEN[g] for g in self.gardener_slots(f[1])] + [A.DONE]
 
     def climbs(self, p: int) -> list[tuple[int, int]]:
@@ -58,6 +61,7 @@ class WorkerRules(EffectRules):
         return out
 
     def _legal_courtier(self, f: tuple[Any, ...]) -> list[int]:
+        """An audience (2 coins), a climb (pearl), or done."""
         p, audience_done, climb_done = f[1], f[2], f[3]
         out = []
         if not audience_done and self.clans[p].left[0] and self.can_pay_coins(p, AUDIENCE_COINS):
@@ -68,9 +72,11 @@ class WorkerRules(EffectRules):
         return out
 
     def _legal_daimyo(self, f: tuple[Any, ...]) -> list[int]:
+        """The free slots of the Daimyo's favour."""
         return [A.DAIMYO[s] for s in range(3) if self.daimyo_slots[s] is None]
 
     def _do_outside(self, f: tuple[Any, ...], aid: int) -> None:
+        """Perform the chosen worker action of Outside the Walls (or none)."""
         self.stack.pop()
         if aid == A.DONE:
             return
@@ -78,6 +84,7 @@ class WorkerRules(EffectRules):
         self._resolve(f[1], (WORKERS[w],))
 
     def _do_warrior(self, f: tuple[Any, ...], aid: int) -> None:
+        """Send a warrior to the chosen yard: pay iron, then the yard's effects."""
         p = f[1]
         self.stack.pop()
         if aid == A.DONE:
@@ -92,6 +99,7 @@ class WorkerRules(EffectRules):
         self._push_effects(p, self.yard_effects[y], f"yard {y + 1}")
 
     def _do_gardener(self, f: tuple[Any, ...], aid: int) -> None:
+        """Send a gardener to the chosen garden: pay food, then the card's effects."""
         p = f[1]
         self.stack.pop()
         if aid == A.DONE:
@@ -107,6 +115,7 @@ class WorkerRules(EffectRules):
         self._push_effects(p, card.effects, f"the {A.GARDEN_SLOTS[g]} garden")
 
     def _do_courtier(self, f: tuple[Any, ...], aid: int) -> None:
+        """An audience (a courtier to the Gate) or a climb (a new card or the Daimyo)."""
         p, audience_done, climb_done = f[1], f[2], f[3]
         c = self.clans[p]
         if aid == A.DONE:
@@ -150,6 +159,7 @@ class WorkerRules(EffectRules):
         self.stack.append(("blocks", p, opts, False, False, "one light-background action"))
 
     def _do_daimyo(self, f: tuple[Any, ...], aid: int) -> None:
+        """Take a slot of the Daimyo's favour and its effects."""
         p = f[1]
         s = A.DAIMYO_OF[aid]
         self.stack.pop()
