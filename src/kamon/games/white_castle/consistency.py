@@ -49,7 +49,7 @@ LONE = frozenset({"courtier", "gardener", "warrior", "lantern", "well", "light",
 # Frame kind -> how many fields it has (kind and seat included).
 FRAME_SIZES = {"draft": 2, "take": 2, "place": 2, "effects": 4, "choice": 3, "checkpoint": 4,
                "blocks": 6, "outside": 3, "warrior": 2, "gardener": 2, "courtier": 4,
-               "daimyo": 2, "row": 2, "pay": 4, "garden_round": 3, "lantern": 2,
+               "daimyo": 2, "row": 2, "pay": 4, "garden_round": 4, "lantern": 2,
                "rival_room": 4, "rival_garden": 3, "rival_turn": 2, "rival_actions": 3}
 SOLO_FRAMES = frozenset({"rival_room", "rival_garden", "rival_turn", "rival_actions"})
 
@@ -500,7 +500,8 @@ def _check_frame(s: WhiteCastleState, f: Any, top: bool) -> None:
         ok = _cost_ok(f[2]) and _effect_ok(f[3])
     elif kind in ("garden_round", "rival_garden"):
         ok = isinstance(f[2], tuple) and bool(f[2]) and all(
-            _is_int(g) and 0 <= g < 6 for g in f[2])
+            _is_int(g) and 0 <= g < 6 for g in f[2]) and (
+            kind != "garden_round" or isinstance(f[3], bool))
     elif kind == "rival_room":
         rival = s.clans[s.rival or 0]
         ok = f[2] in (1, 2) and _is_int(f[3]) and 0 <= f[3] < len(rival.courtiers)

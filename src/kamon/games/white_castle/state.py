@@ -15,6 +15,8 @@ Frame kinds (second element is always the deciding seat):
   daimyo     a free slot of the Daimyo's favour    row    the personal-domain action (as a 6)
   pay        pay to perform                        garden_round  round-end garden activations
   lantern / passage   automatic steps (never shown to a player)
+A garden_round frame is (kind, seat, gardens, fresh): fresh until that clan's go in the
+Gardens step begins, which clears the record of personal-domain rows fired.
 
 The rules live in one module per job, each a mixin over `StateBase` (base.py: the
 fields, the log, the clans' stores): effects.py (the effect interpreter and the

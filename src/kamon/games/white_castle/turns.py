@@ -35,7 +35,7 @@ class Turns(PlacementRules, WorkerRules, Scoring):
         g = A.GARDEN_OF[aid]
         rest = list(f[2])
         rest.remove(g)
-        self._replace(("garden_round", p, tuple(rest)) if rest else None)
+        self._replace(("garden_round", p, tuple(rest), False) if rest else None)
         card = self.data.gardens[self.garden_cards[g]]
         self.log(f"{self.name(p)}'s gardener on the {A.GARDEN_SLOTS[g]} garden activates")
         self._push_effects(p, card.effects, f"the {A.GARDEN_SLOTS[g]} garden")
@@ -133,6 +133,13 @@ class Turns(PlacementRules, WorkerRules, Scoring):
                 return True
             return False
         if kind == "garden_round":
+            if f[3]:
+                # This clan's go in the Gardens step begins. It is nobody's turn: no
+                # personal-domain row is barred by a row fired before (Appendix: not the
+                # same line twice in a single turn), until this go ends.
+                self.fired = []
+                f = ("garden_round", p, f[2], False)
+                self.stack[-1] = f
             if len(f[2]) == 1:
                 self._do_garden_round(f, A.GARDEN[f[2][0]])
                 return True
@@ -216,7 +223,7 @@ class Turns(PlacementRules, WorkerRules, Scoring):
             self.rng.shuffle(self.solo_deck)
         for q in reversed(self.order):
             if acts[q]:
-                self.stack.append(("garden_round", q, tuple(acts[q])))
+                self.stack.append(("garden_round", q, tuple(acts[q]), True))
         return True
 
     def _prepare_round(self) -> None:
