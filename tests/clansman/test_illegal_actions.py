@@ -106,6 +106,30 @@ def test_action_id_out_of_range(aid: int) -> None:
         state.apply(Action(aid, "bogus"))
 
 
+@pytest.mark.parametrize("bad", [True, False, "0", None, [0], Action("0", "x")])
+def test_an_action_is_an_action_or_an_integer_id(bad: object) -> None:
+    """apply takes an Action or an int id: anything else (a bool, a string, None, an
+    Action whose id is not an int) is refused, even when it equals a legal id."""
+    state = GAME.new_game(4, 1)
+    legal = state.legal_ids()
+    before = state.dumps()
+    for value in (bad, float(legal[0]) if bad is None else bad):
+        with pytest.raises(IllegalAction, match="is not an action"):
+            state.apply(value)  # type: ignore[arg-type]
+    assert state.dumps() == before and state.history == []
+
+
+@pytest.mark.parametrize("text", ["9" * 5000, "-" + "9" * 5000, "²", "٣", "1" + "0" * 30])
+def test_notation_of_a_number_is_an_id_only_in_ascii_digits(text: str) -> None:
+    """A number too long to be an id, or written in other digits, is no action (refused
+    with the legal moves listed, not a crash)."""
+    state = GAME.new_game(4, 1)
+    before = state.dumps()
+    with pytest.raises(IllegalAction, match="legal now|no action with id"):
+        GAME.parse_action(state, text)
+    assert state.dumps() == before
+
+
 @pytest.mark.parametrize("text", ["", "xyzzy", "marry", "marry 999", "marry 300",
                                   "marry 300 purple", "convert 401", "obtain", "obtain 3 tadokoro",
                                   "hero", "payment 9", "hand", "done", "pass"])
