@@ -241,6 +241,18 @@ def test_marry_a_card_that_already_holds_a_daughter() -> None:
                          "no card holds two daughters")
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_small_table_marry_or_convert_a_seat_not_at_the_table(players: int) -> None:
+    """The small-table variant (R35) has only 2-3 Kochisei-Shuraku cards: the notation of an
+    absent seat's card is refused with a reason (it named a seat the state does not have)."""
+    state = play_until(at_step("marry"), {"variant": "small-table"}, players=players)
+    for seat in A.SEATS[players:]:
+        refused_all_ways(state, f"marry 300 {seat}", "in nobody's Clan cards row")
+    state = play_until(at_step("produce"), {"variant": "small-table"}, players=players)
+    for seat in A.SEATS[players:]:
+        refused_all_ways(state, f"convert 300 {seat} soldier", "in nobody's Clan cards row")
+
+
 def test_marry_elsewhere_without_a_tadokoro() -> None:
     """Without a Tadokoro to pay, a daughter may only marry into her own clans (line 176)."""
     # Random play almost never empties a Tadokoro row: return them to the Bank by hand.

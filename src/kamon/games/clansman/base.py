@@ -110,10 +110,12 @@ class StateBase(DecisionState):
         return -1
 
     def target_of(self, key: str) -> tuple[int, str]:
-        """(owner, card id) of a notation key ('300 teal' -> (2, '300'); '801' -> (-1, '801'))."""
+        """(owner, card id) of a notation key ('300 teal' -> (2, '300'); '801' -> (-1, '801');
+        owner -1 too for the Kochisei-Shuraku of a seat not at a small table, R35)."""
         if " " in key:
             cid, colour = key.split(" ", 1)
-            return SEATS.index(colour), cid
+            q = SEATS.index(colour)
+            return (q if q < self.n else -1), cid
         return self.owner_of(key), key
 
     def occupant(self, owner: int, cid: str) -> int | None:
