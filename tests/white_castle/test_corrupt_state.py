@@ -286,6 +286,45 @@ def test_valid_states_still_load_identically(players: int) -> None:
             step += 1
 
 
+def _deep(value: object) -> object:
+    """A value buried 3,000 lists deep (deeper than Python recurses by default)."""
+    for _ in range(3000):
+        value = [value]
+    return value
+
+
+EXACTLY: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
+    ("another game", lambda d: d.update(game="clansman"), "game is 'clansman'"),
+    ("no game", lambda d: d.update(game=None), "game is None"),
+    ("a number as text", lambda d: d.update(round=str(d["round"])), "round is '2'"),
+    ("a number with a fraction", lambda d: d.update(turn_idx=d["turn_idx"] + 0.0),
+     "turn_idx is"),
+    ("a boolean for a number", lambda d: d["clans"][0].update(seals=True),
+     "clans[0].seals is True"),
+    ("a number for a boolean", lambda d: d["lone_left"].__setitem__(0, 1),
+     "lone_left[0] is 1"),
+    ("a key too many", lambda d: d.update(cheat=1), "cheat is not a field"),
+    ("a clan key too many", lambda d: d["clans"][1].update(gold=9), "clans[1].gold is not"),
+    ("an event that is not text", lambda d: d["events"].append(7), "is 7"),
+    ("nesting too deep", lambda d: d.update(stack=_deep([])), "nested too deeply"),
+    ("a number too long to write", lambda d: d.update(seed=10 ** 5000), "seed is out of range"),
+    ("an infinite number", lambda d: d.update(seed=float("inf")), "OverflowError"),
+]
+
+
+@pytest.mark.parametrize(("change", "fragment"), [(c, f) for _, c, f in EXACTLY],
+                         ids=[name for name, _, _ in EXACTLY])
+def test_a_state_loads_exactly_as_written_or_not_at_all(
+        change: Callable[[dict[str, Any]], object], fragment: str) -> None:
+    """from_json never reads a document as something else (a float or text as a number,
+    true as 1, a field dropped) and never fails with another exception: RecordError."""
+    data = base()
+    change(data)
+    with pytest.raises(RecordError, match="not a White Castle state") as info:
+        GAME.from_json(data)
+    assert fragment in str(info.value)
+
+
 @pytest.mark.parametrize("data", [[1, 2], "state", None, 7])
 def test_a_state_that_is_not_a_json_object_is_refused(data: object) -> None:
     with pytest.raises(RecordError, match="must be a JSON object"):

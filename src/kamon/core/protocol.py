@@ -9,11 +9,12 @@ that `GAME.parse_action` reads back.
 from __future__ import annotations
 
 import random
-import reprlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from kamon.core.errors import IllegalAction
+from kamon.core.loading import show
 from kamon.core.rng import Rng
 
 
@@ -130,8 +131,6 @@ def parse_notation(state: State, text: str, by_text: Mapping[str, int],
     Shared by every game's `parse_action`; IllegalAction lists the legal moves when the
     text names no action, and gives the game's own reason when it names an illegal one.
     """
-    from kamon.core.errors import IllegalAction
-
     t = " ".join(str(text).strip().lower().split())
     aid = by_text.get(t)
     digits = t[1:] if t.startswith("-") else t
@@ -191,12 +190,10 @@ class DecisionState:
 
     def apply(self, action: Action | int) -> None:
         """Apply a legal action; IllegalAction (state untouched) otherwise."""
-        from kamon.core.errors import IllegalAction
-
         aid = action.id if isinstance(action, Action) else action
         if type(aid) is not int:  # a bool, a float or a string that equals a legal id, too
-            raise IllegalAction(f"{reprlib.repr(action)} is not an action (an Action or an "
-                                "integer action id)")
+            raise IllegalAction(f"{show(action)} is not an action (an Action or an integer "
+                                "action id)")
         if aid not in self._legal_cached():
             raise IllegalAction(self.why_illegal(aid))
         self._legal = None

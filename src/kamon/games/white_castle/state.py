@@ -215,7 +215,7 @@ class WhiteCastleState(Explain, Turns):
             s.fired = [int(x) for x in d["fired"]]
             s.stack = [_tuplify(f) for f in d["stack"]]
             s.rng = Rng(int(d["rng"]))
-            s.events = list(d["events"])
+            s.events = [str(x) for x in d["events"]]
             s.history = [int(x) for x in d["history"]]
             s.seq_counter = int(d["seq_counter"])
             s.placements = [int(x) for x in d["placements"]]
