@@ -76,8 +76,11 @@ def walk(doc: Any, path: Path = ()) -> Iterator[Path]:
 
 
 def get(doc: Any, path: Path) -> Any:
-    """The value at path."""
+    """The value at path (TypeError when the path runs into a value that is no container,
+    a string included)."""
     for k in path:
+        if not isinstance(doc, dict | list):
+            raise TypeError(f"{type(doc).__name__} is not a container")
         doc = doc[k]
     return doc
 
@@ -132,11 +135,15 @@ def _copy(x: Any) -> Any:
 
 def apply_mutation(doc: Any, m: tuple[Any, ...]) -> None:
     """Apply one change in place (a change whose path no longer exists does nothing)."""
-    kind, path, arg = m
     try:
-        value = get(doc, path)
+        _apply(doc, *m)
     except (KeyError, IndexError, TypeError):
-        return
+        return  # an earlier change removed or replaced the place this one names
+
+
+def _apply(doc: Any, kind: str, path: Path, arg: Any) -> None:
+    """apply_mutation's work (a KeyError, IndexError or TypeError: nothing to change)."""
+    value = get(doc, path)
     parent = get(doc, path[:-1])
     if kind in ("replace", "swap_id"):
         put(doc, path, materialize(arg))
@@ -155,10 +162,7 @@ def apply_mutation(doc: Any, m: tuple[Any, ...]) -> None:
         if target is not None:
             target[arg[0]] = materialize(arg[1])
     elif kind == "swap":
-        try:
-            other = get(doc, arg)
-        except (KeyError, IndexError, TypeError):
-            return
+        other = get(doc, arg)
         if arg[:len(path)] == path or path[:len(arg)] == arg:
             return  # one inside the other
         put(doc, path, other)  # moved, not copied (either may be nested very deep)

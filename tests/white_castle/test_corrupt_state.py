@@ -312,6 +312,17 @@ EXACTLY: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
 ]
 
 
+@pytest.mark.parametrize("field", ["game", "phase", "round"])
+def test_a_refusal_names_the_problem_in_a_short_message(field: str) -> None:
+    """Whatever a bad field holds (here 10,000 lines of text), the RecordError says what is
+    wrong in a few hundred characters, not by repeating the field."""
+    data = base()
+    data[field] = ["a long line of the game's log"] * 10_000
+    with pytest.raises(RecordError, match="not a White Castle state") as info:
+        GAME.from_json(data)
+    assert field in str(info.value) and len(str(info.value)) < 600
+
+
 @pytest.mark.parametrize(("change", "fragment"), [(c, f) for _, c, f in EXACTLY],
                          ids=[name for name, _, _ in EXACTLY])
 def test_a_state_loads_exactly_as_written_or_not_at_all(

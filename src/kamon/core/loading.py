@@ -1,18 +1,18 @@
 """Loading a game state from JSON: exactly as written, or refused with a RecordError.
 
-A game's `from_json` converts the fields of a document and checks that they fit
-together. `load_exact` wraps it for every game: whatever the document holds (a wrong
-type, a key too many, nesting deeper than Python recurses, numbers too long to write),
-the caller gets a state whose own `to_json()` is the document it gave, or a
-RecordError naming the field and the problem; never another exception, never a state
-that silently differs from what was written (a float read as an int, "3" as 3, true
-as 1, an unknown key dropped).
+A game's `from_json` converts the fields of a document, calls `require_exact` (the
+state's own `to_json()` must be the document it was read from: no float read as an
+int, no "3" as 3, no true as 1, no unknown key dropped) and then checks that the
+values fit together. `load_exact` wraps it for every game: whatever the document holds
+(a wrong type, nesting deeper than Python recurses, numbers too long to write), the
+caller gets that exact state or a RecordError naming the field and the problem in a
+short message; never another exception.
 """
 
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from kamon.core.errors import RecordError
@@ -21,6 +21,7 @@ from kamon.core.errors import RecordError
 LOAD_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError,
                OverflowError)
 INT_LIMIT = 1 << 64  # integers in a state are at most 64-bit (seeds, the RNG state)
+MAX_MESSAGE = 400  # a refusal names the problem; it never repeats a long field
 
 
 class _Short(reprlib.Repr):
@@ -95,15 +96,45 @@ def mismatch(written: Any, loaded: Any, path: str = "") -> str | None:
     return None
 
 
-def load_exact(title: str, written: Mapping[str, Any], load: Callable[[], S]) -> S:
-    """`load()` (a game's conversion and checks of `written`), held to the contract: the
-    state it returns dumps back to `written` exactly, anything else is a RecordError."""
-    try:
-        state = load()
-    except LOAD_ERRORS as exc:
-        text = str(exc) if not isinstance(exc, RecursionError) else "nested too deeply"
-        raise RecordError(f"not {title} state: {type(exc).__name__}: {text[:300]}") from None
+# (key in the document, attribute of the state, converter of the value)
+Field = tuple[str, str, Callable[[Any], Any]]
+
+
+def convert_fields(title: str, d: Mapping[str, Any], target: object,
+                   fields: Iterable[Field]) -> None:
+    """Set each attribute of `target` from its key of `d` by its converter; a missing key
+    or a value the converter refuses is a RecordError naming the key."""
+    for key, attr, conv in fields:
+        if key not in d:
+            raise RecordError(f"not {title} state: {key} is missing")
+        try:
+            setattr(target, attr, conv(d[key]))
+        except RecursionError:
+            raise RecordError(f"not {title} state: {key} is nested too deeply") from None
+        except LOAD_ERRORS as exc:
+            raise RecordError(f"not {title} state: {key}: {type(exc).__name__}: "
+                              f"{str(exc)[:200]}") from None
+
+
+def require_exact(title: str, written: Mapping[str, Any], state: _Dumpable) -> None:
+    """RecordError unless the state read from `written` dumps back to it exactly (a game's
+    from_json calls it once the fields are converted, before its consistency checks)."""
     problem = mismatch(dict(written), state.to_json())
     if problem:
         raise RecordError(f"not {title} state: {problem}")
-    return state
+
+
+def load_exact(title: str, load: Callable[[], S]) -> S:
+    """`load()` (a game's from_json) held to the contract: any failure is a RecordError
+    with a message of at most MAX_MESSAGE characters, never another exception."""
+    try:
+        return load()
+    except RecordError as exc:
+        text = str(exc)
+        if len(text) <= MAX_MESSAGE:
+            raise
+        raise RecordError(text[:MAX_MESSAGE - 1] + "…") from None
+    except LOAD_ERRORS as exc:
+        text = str(exc) if not isinstance(exc, RecursionError) else "nested too deeply"
+        raise RecordError(f"not {title} state: {type(exc).__name__}: {text}"[:MAX_MESSAGE]
+                          ) from None

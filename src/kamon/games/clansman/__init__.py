@@ -149,7 +149,7 @@ class ClansmanGame:
                 raise RecordError(f"the state's data overlay is invalid: {exc}") from None
             return ClansmanState.from_json(dict(data), cards)
 
-        return load_exact("an I, Clansman", data, load)
+        return load_exact("an I, Clansman", load)
 
     def render_text(self, state: State, seat: int | None) -> Any:
         """A Rich renderable of the table."""

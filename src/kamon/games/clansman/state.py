@@ -29,6 +29,7 @@ import random
 from typing import Any
 
 from kamon.core.errors import RecordError
+from kamon.core.loading import Field, convert_fields, require_exact, show
 from kamon.core.rng import Rng
 from kamon.games.clansman.base import SEATS, StateBase
 from kamon.games.clansman.consistency import check_state
@@ -145,49 +146,22 @@ class ClansmanState(Explain, Rounds):
 
     @classmethod
     def from_json(cls, d: dict[str, Any], data: CSData) -> ClansmanState:
-        """Rebuild from to_json output; RecordError if it is not a valid state."""
+        """Rebuild from to_json output: exactly that document, or RecordError naming what is
+        wrong (a field, its type, or values that do not fit together)."""
+        if d.get("game", "clansman") != "clansman":
+            raise RecordError(f"not an I, Clansman state: game is {show(d.get('game'))}")
+        s = cls.__new__(cls)
+        s.data = data
+        s._legal = None
+        convert_fields("an I, Clansman", d, s, _FIELDS)
+        s.expert = bool(s.options.get("expert"))
+        s.small_table = s.options.get("variant") == "small-table"
+        require_exact("an I, Clansman", d, s)  # exactly the document (RecordError if not)
         try:
-            s = cls.__new__(cls)
-            s.data = data
-            if d.get("game", "clansman") != "clansman":
-                raise ValueError(f"game is {d.get('game')!r}")
-            s.n = int(d["players"])
-            s.seed = int(d["seed"])
-            s.options = dict(d["options"])
-            s.expert = bool(s.options.get("expert"))
-            s.small_table = s.options.get("variant") == "small-table"
-            s.round = int(d["round"])
-            s.start = int(d["start"])
-            s.phase = str(d["phase"])
-            s.turn = int(d["turn"])
-            s.step = str(d["step"])
-            s.piles = [[str(c) for c in p] for p in d["piles"]]
-            s.supply = [str(c) for c in d["supply"]]
-            s.discard = [str(c) for c in d["discard"]]
-            s.players = [Gozoku.from_json(g) for g in d["gozoku"]]
-            s.daughters = [(int(x[0]), str(x[1])) if x is not None else None
-                           for x in d["daughters"]]
-            s.princes = [str(c) for c in d["princes"]]
-            s.miyake = int(d["miyake"])
-            s.miyake_row = int(d["miyake_row"])
-            s.bank_tadokoro = int(d["bank_tadokoro"])
-            s.heroes = [str(c) for c in d["heroes"]]
-            s.kofun = [str(c) for c in d["kofun"]]
-            s.emperors = [str(c) for c in d["emperors"]]
-            s.emperor_centre = [str(c) for c in d["emperor_centre"]]
-            s.set_aside = [str(c) for c in d["set_aside"]]
-            s.pool = [int(x) for x in d["pool"]]
-            s.usable = [(str(u[0]), int(u[1]), str(u[2])) for u in d["usable"]]
-            s.used = [str(k) for k in d["used"]]
-            s.lock = int(d["lock"])
-            s.pending = None if d["pending"] is None else str(d["pending"])
-            s.rng = Rng(int(d["rng"]))
-            s.events = [str(e) for e in d["events"]]
-            s.history = [int(x) for x in d["history"]]
-            s._legal = None
             s._check()
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise RecordError(f"not an I, Clansman state: {type(exc).__name__}: {exc}") from None
+            raise RecordError(f"not an I, Clansman state: {type(exc).__name__}: "
+                              f"{str(exc)[:300]}") from None
         return s
 
     def _check(self) -> None:
@@ -198,3 +172,48 @@ class ClansmanState(Explain, Rounds):
     def dumps(self) -> str:
         """Canonical JSON text (for byte-identical comparisons)."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+def _daughter(x: Any) -> tuple[int, str] | None:
+    """Where a daughter lies: (owner seat or -1 for a Royal Prince, card id), or None."""
+    return (int(x[0]), str(x[1])) if x is not None else None
+
+
+def _strings(v: Any) -> list[str]:
+    """A list of card ids (or other text)."""
+    return [str(x) for x in v]
+
+
+# Document key -> state attribute and converter (from_json; the game field is only checked).
+_FIELDS: tuple[Field, ...] = (
+    ("players", "n", int),
+    ("seed", "seed", int),
+    ("options", "options", dict),
+    ("round", "round", int),
+    ("start", "start", int),
+    ("phase", "phase", str),
+    ("turn", "turn", int),
+    ("step", "step", str),
+    ("piles", "piles", lambda v: [_strings(p) for p in v]),
+    ("supply", "supply", _strings),
+    ("discard", "discard", _strings),
+    ("gozoku", "players", lambda v: [Gozoku.from_json(g) for g in v]),
+    ("daughters", "daughters", lambda v: [_daughter(x) for x in v]),
+    ("princes", "princes", _strings),
+    ("miyake", "miyake", int),
+    ("miyake_row", "miyake_row", int),
+    ("bank_tadokoro", "bank_tadokoro", int),
+    ("heroes", "heroes", _strings),
+    ("kofun", "kofun", _strings),
+    ("emperors", "emperors", _strings),
+    ("emperor_centre", "emperor_centre", _strings),
+    ("set_aside", "set_aside", _strings),
+    ("pool", "pool", lambda v: [int(x) for x in v]),
+    ("usable", "usable", lambda v: [(str(u[0]), int(u[1]), str(u[2])) for u in v]),
+    ("used", "used", _strings),
+    ("lock", "lock", int),
+    ("pending", "pending", lambda v: None if v is None else str(v)),
+    ("rng", "rng", lambda v: Rng(int(v))),
+    ("events", "events", _strings),
+    ("history", "history", lambda v: [int(x) for x in v]),
+)

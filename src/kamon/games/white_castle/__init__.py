@@ -83,7 +83,7 @@ class WhiteCastleGame:
                 raise RecordError(f"the state's data overlay is malformed: {exc}") from None
             return WhiteCastleState.from_json(dict(data), game_data)
 
-        return load_exact("a White Castle", data, load)
+        return load_exact("a White Castle", load)
 
     def render_text(self, state: State, seat: int | None) -> Any:
         """A Rich renderable of the board."""

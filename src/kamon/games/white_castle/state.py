@@ -33,6 +33,7 @@ import random
 from typing import Any
 
 from kamon.core.errors import RecordError
+from kamon.core.loading import Field, convert_fields, require_exact
 from kamon.core.rng import Rng
 from kamon.games.white_castle.base import StateBase
 from kamon.games.white_castle.clan import (
@@ -184,50 +185,68 @@ class WhiteCastleState(Explain, Turns):
 
     @classmethod
     def from_json(cls, d: dict[str, Any], data: WCData) -> WhiteCastleState:
-        """Rebuild from to_json output."""
+        """Rebuild from to_json output: exactly that document, or RecordError naming what is
+        wrong (a field, its type, or values that do not fit together)."""
+        s = cls.__new__(cls)
+        s.data = data
+        s._legal = None
+        convert_fields("a White Castle", d, s, _FIELDS)
+        require_exact("a White Castle", d, s)  # exactly the document (RecordError if not)
         try:
-            s = cls.__new__(cls)
-            s.data = data
-            s.n = int(d["players"])
-            s.seed = int(d["seed"])
-            s.options = dict(d["options"])
-            s.clans = [Clan.from_json(c) for c in d["clans"]]
-            s.bridges = [[int(v) for v in b] for b in d["bridges"]]
-            s.lone_left = [bool(x) for x in d["lone_left"]]
-            s.spaces = [[(int(x[0]), int(x[1])) for x in sp] for sp in d["spaces"]]
-            s.room_cards = [str(x) for x in d["room_cards"]]
-            s.room_tiles = [tuple(int(c) for c in t) for t in d["room_tiles"]]
-            s.steward_deck = list(d["steward_deck"])
-            s.diplomat_deck = list(d["diplomat_deck"])
-            s.well_tiles = (d["well_tiles"][0], d["well_tiles"][1])
-            s.daimyo_card = d["daimyo_card"]
-            s.daimyo_slots = list(d["daimyo_slots"])
-            s.garden_cards = list(d["garden_cards"])
-            s.garden_workers = [list(g) for g in d["garden_workers"]]
-            s.yard_effects = [_tuplify(y) for y in d["yard_effects"]]
-            s.round = int(d["round"])
-            s.order = [int(x) for x in d["order"]]
-            s.turn_idx = int(d["turn_idx"])
-            s.phase = str(d["phase"])
-            s.draft_pairs = [(x[0], x[1]) if x else None for x in d["draft_pairs"]]
-            s.held = (int(d["held"][0]), int(d["held"][1]), bool(d["held"][2])) \
-                if d["held"] else None
-            s.fired = [int(x) for x in d["fired"]]
-            s.stack = [_tuplify(f) for f in d["stack"]]
-            s.rng = Rng(int(d["rng"]))
-            s.events = [str(x) for x in d["events"]]
-            s.history = [int(x) for x in d["history"]]
-            s.seq_counter = int(d["seq_counter"])
-            s.placements = [int(x) for x in d["placements"]]
-            s.rival = None if d["rival"] is None else int(d["rival"])
-            s.solo_deck = [str(x) for x in d["solo_deck"]]
-            s.discarded = [str(x) for x in d["discarded"]]
-            s._legal = None
             check_state(s)  # the values fit together (RecordError naming what does not)
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise RecordError(f"not a White Castle state: {type(exc).__name__}: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise RecordError(f"not a White Castle state: {type(exc).__name__}: "
+                              f"{str(exc)[:300]}") from None
         return s
 
     def dumps(self) -> str:
         """Canonical JSON text (for byte-identical comparisons)."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+def _pair(x: Any) -> tuple[Any, Any] | None:
+    """A starting pair (resource card, action card), or None once taken."""
+    return (x[0], x[1]) if x else None
+
+
+def _held(x: Any) -> tuple[int, int, bool] | None:
+    """The die in hand: (colour, value, taken from the left end), or None."""
+    return (int(x[0]), int(x[1]), bool(x[2])) if x else None
+
+
+# Document key -> state attribute and converter (from_json; the game field is only checked).
+_FIELDS: tuple[Field, ...] = (
+    ("players", "n", int),
+    ("seed", "seed", int),
+    ("options", "options", dict),
+    ("clans", "clans", lambda v: [Clan.from_json(c) for c in v]),
+    ("bridges", "bridges", lambda v: [[int(x) for x in b] for b in v]),
+    ("lone_left", "lone_left", lambda v: [bool(x) for x in v]),
+    ("spaces", "spaces", lambda v: [[(int(x[0]), int(x[1])) for x in sp] for sp in v]),
+    ("room_cards", "room_cards", lambda v: [str(x) for x in v]),
+    ("room_tiles", "room_tiles", lambda v: [tuple(int(c) for c in t) for t in v]),
+    ("steward_deck", "steward_deck", list),
+    ("diplomat_deck", "diplomat_deck", list),
+    ("well_tiles", "well_tiles", lambda v: (v[0], v[1])),
+    ("daimyo_card", "daimyo_card", lambda v: v),
+    ("daimyo_slots", "daimyo_slots", list),
+    ("garden_cards", "garden_cards", list),
+    ("garden_workers", "garden_workers", lambda v: [list(g) for g in v]),
+    ("yard_effects", "yard_effects", lambda v: [_tuplify(y) for y in v]),
+    ("round", "round", int),
+    ("order", "order", lambda v: [int(x) for x in v]),
+    ("turn_idx", "turn_idx", int),
+    ("phase", "phase", str),
+    ("draft_pairs", "draft_pairs", lambda v: [_pair(x) for x in v]),
+    ("held", "held", _held),
+    ("fired", "fired", lambda v: [int(x) for x in v]),
+    ("stack", "stack", lambda v: [_tuplify(f) for f in v]),
+    ("rng", "rng", lambda v: Rng(int(v))),
+    ("events", "events", lambda v: [str(x) for x in v]),
+    ("history", "history", lambda v: [int(x) for x in v]),
+    ("seq_counter", "seq_counter", int),
+    ("placements", "placements", lambda v: [int(x) for x in v]),
+    ("rival", "rival", lambda v: None if v is None else int(v)),
+    ("solo_deck", "solo_deck", lambda v: [str(x) for x in v]),
+    ("discarded", "discarded", lambda v: [str(x) for x in v]),
+)
