@@ -192,6 +192,10 @@ CASES: list[tuple[str, Corrupt, str]] = [
                                                       [["fly", 2]], "x"]),
      "(('fly', 2),), 'x') is malformed"),
     ("frame-other-seat", _other_seat, "during"),
+    ("frame-block-offered-twice", lambda d: d["stack"].append(
+        ["blocks", d["stack"][-1][1], [[0, 0], [0, 0]], True, True, "x"]), "is malformed"),
+    ("frame-worker-offered-twice", lambda d: d["stack"].append(
+        ["outside", d["stack"][-1][1], [1, 1]]), "is malformed"),
     ("no-decision", lambda d: d.__setitem__("stack", []), "no decision pending"),
     ("turn-index", lambda d: d.__setitem__("turn_idx", d["turn_idx"] + d["players"]),
      "dice taken from the bridges"),

@@ -18,7 +18,8 @@ after every action (those tests/white_castle/test_invariants.py asserts, and mor
   tiles, the 15 die tiles; 6 distinct gardens (plant, stone under each bridge); a known
   Daimyo card; valid yard effects;
 - the decision: round 1-3, a known phase, turn order a permutation, the draft and the
-  held die fitting the stack, every stack frame of a known kind and shape for a seat,
+  held die fitting the stack, every stack frame of a known kind and shape for a seat
+  (no block, worker or garden offered twice),
   and (unless the game is over) at least one legal action.
 
 It runs once per load, not per move (about a hundred microseconds).
@@ -52,6 +53,8 @@ FRAME_SIZES = {"draft": 2, "take": 2, "place": 2, "effects": 4, "choice": 3, "ch
                "daimyo": 2, "row": 2, "pay": 4, "garden_round": 4, "lantern": 2,
                "rival_room": 4, "rival_garden": 3, "rival_turn": 2, "rival_actions": 3}
 SOLO_FRAMES = frozenset({"rival_room", "rival_garden", "rival_turn", "rival_actions"})
+# Frames whose third field lists options, each at most once.
+OPTION_FRAMES = frozenset({"blocks", "outside", "garden_round", "rival_garden"})
 
 
 class _Tables:
@@ -508,6 +511,8 @@ def _check_frame(s: WhiteCastleState, f: Any, top: bool) -> None:
     elif kind == "rival_actions":
         icons = _tables(s.data).icons
         ok = isinstance(f[2], tuple) and all(i in icons for i in f[2])
+    if ok and kind in OPTION_FRAMES:
+        ok = len(set(f[2])) == len(f[2])  # each block, worker or garden offered once
     if not ok:
         _fail(f"the {kind!r} decision frame {f!r} is malformed")
     if top and kind == "place" and s.held is None:
