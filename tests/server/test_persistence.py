@@ -130,7 +130,7 @@ def postgres_url() -> Iterator[str]:
 def test_postgresql_stores_moves_refuses_stale_writes_and_resumes(postgres_url: str) -> None:
     with TestClient(create_app(postgres_url, bot_workers=0, bot_delay=0)) as c:
         assert c.app.state.server.store.engine.dialect.name == "postgresql"  # type: ignore
-        g = create(c, "clansman", 4, ["human", "random", "human", "random"], seed=6)
+        g = create(c, "clansman", 4, ["human", "random", "human", "random"])
         tokens = {0: token_of(g, 0), 2: token_of(g, 2)}
         play_humans(c, g["id"], tokens, 12)
         p = get(c, g["id"], tokens[0])
