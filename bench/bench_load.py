@@ -107,12 +107,18 @@ class Http:
     async def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
         """Send one request, return (status, body)."""
         async with self.lock:
-            try:
-                return await asyncio.wait_for(self._request(method, path, body),
-                                              REQUEST_TIMEOUT)
-            except BaseException:  # cut short: an answer may still be on its way
-                await self.close()
-                raise
+            for attempt in (1, 2):
+                try:
+                    return await asyncio.wait_for(self._request(method, path, body),
+                                                  REQUEST_TIMEOUT)
+                except ConnectionError:  # a kept-alive connection the server had closed
+                    await self.close()
+                    if attempt == 2:
+                        raise
+                except BaseException:  # cut short: an answer may still be on its way
+                    await self.close()
+                    raise
+            raise AssertionError("unreachable")
 
     async def _request(self, method: str, path: str, body: Any) -> tuple[int, bytes]:
         if self.writer is None:
@@ -123,9 +129,8 @@ class Http:
                 f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
         self.writer.write(head.encode() + data)
         status_line = await self.reader.readline()
-        if not status_line:
-            await self.close()
-            raise ConnectionError("the server closed the connection")
+        if not status_line:  # closed before any answer: safe to send again (a move is
+            raise ConnectionError("the server closed the connection")  # idempotent)
         status = int(status_line.split()[1])
         length = 0
         close = False

@@ -41,7 +41,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from kamon.games import GAMES, get_game
-from kamon.server import faults
+from kamon.server.fastpath import FastPath
 from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, RateLimiter, parse_json
 from kamon.server.runtime import Server
 from kamon.server.service import ServiceError
@@ -189,33 +189,23 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
             server.spawn(server.drive_bots(created["id"]))
         return JSONResponse(created, status_code=201)
 
+    # These three are answered by FastPath before they reach FastAPI (they are every
+    # move's requests); their definitions here document them and answer the same.
     @app.get("/api/games/{game_id}")
     async def state(game_id: str, token: str | None = None) -> Response:
         """The game as the token's seat sees it (a spectator without a token)."""
-        return _json(await server.read(server.do_view, _game_id(game_id), token))
-
-    async def write(game_id: str, request: Request, undo: bool) -> Response:
-        body = await _body(request)
-        gid = _game_id(game_id)
-        async with server.locks.hold(gid):
-            loaded, reply, messages = await server.write(server.do_write, undo, gid, body,
-                                                         server.hub.seats(gid))
-        faults.after_commit()
-        await server.publish(loaded, messages)
-        if server.service.bot_to_move(loaded) is not None:
-            server.spawn(server.drive_bots(gid))
-        return _json(reply)
+        return _json(await server.view(_game_id(game_id), token))
 
     @app.post("/api/games/{game_id}/moves")
     async def move(game_id: str, request: Request) -> Response:
         """Play the token's seat's move: {token, action (notation or id), version}. A
         retry of a move already stored is answered as the first time, and stores nothing."""
-        return await write(game_id, request, undo=False)
+        return _json(await server.play(_game_id(game_id), await _body(request), undo=False))
 
     @app.post("/api/games/{game_id}/undo")
     async def undo(game_id: str, request: Request) -> Response:
         """Take back the token's seat's last move of this turn: {token, version}."""
-        return await write(game_id, request, undo=True)
+        return _json(await server.play(_game_id(game_id), await _body(request), undo=True))
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
@@ -277,4 +267,5 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         return docs_csp if path == "/docs" else None
 
     limiter = RateLimiter(rate, burst if burst is not None else max(3 * rate, 10))
-    return Guard(app, max_body=max_body, limiter=limiter, page_csp=page_csp)
+    return Guard(FastPath(app, server), max_body=max_body, limiter=limiter,
+                 page_csp=page_csp)

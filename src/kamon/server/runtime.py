@@ -24,10 +24,11 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket
 
+from kamon.server import faults
 from kamon.server.bots import bot_decision, bot_pool, bot_seed
 from kamon.server.service import GameService, Loaded, ServiceError
 from kamon.server.store import Store
-from kamon.server.views import payload_text, state_message
+from kamon.server.views import payload_json, state_message
 
 log = logging.getLogger("kamon.server")
 T = TypeVar("T")
@@ -37,7 +38,7 @@ SEND_TIMEOUT = 20.0  # a socket that takes longer to accept one message is close
 MAX_SOCKETS_PER_GAME = 64
 MAX_SOCKETS = 10_000
 READ_THREADS = 4
-WRITE_THREADS = 4
+WRITE_THREADS = 16  # mostly waiting for the group commit
 RETRY_CAP = 30.0  # the longest a bot driver waits before it tries a busy database again
 
 
@@ -52,6 +53,7 @@ class Conn:
         self.state: str | None = None  # the newest state not yet sent
         self.other: list[str] = []  # other messages (pongs), in order
         self.sender: asyncio.Task[None] | None = None
+        self.sending_since = 0.0  # loop time the current send started (0: none)
         self.closed = False
 
     def push(self, version: int, message: str) -> None:
@@ -74,19 +76,26 @@ class Conn:
             self.sender = asyncio.get_running_loop().create_task(self._drain())
 
     async def _drain(self) -> None:
-        """Send what is queued; a socket that fails or stalls is closed."""
+        """Send what is queued; a socket that fails is closed (one that stalls is closed
+        by the watchdog, `stalled`)."""
+        loop = asyncio.get_running_loop()
         try:
             while not self.closed and (self.other or self.state is not None):
                 if self.other:
                     message = self.other.pop(0)
                 else:
                     message, self.state = self.state, None  # type: ignore[assignment]
-                async with asyncio.timeout(SEND_TIMEOUT):
-                    await self.ws.send_text(message)
+                self.sending_since = loop.time()
+                await self.ws.send_text(message)
+                self.sending_since = 0.0
         except Exception:
             self.closed = True
             with contextlib.suppress(Exception):
-                await self.ws.close(code=1011, reason="could not send in time")
+                await self.ws.close(code=1011, reason="could not send")
+
+    def stalled(self, now: float) -> bool:
+        """Has one message been on its way for longer than SEND_TIMEOUT?"""
+        return self.sending_since > 0 and now - self.sending_since > SEND_TIMEOUT
 
 
 class Hub:
@@ -209,13 +218,13 @@ class Server:
         else:
             loaded = self.service.move(game_id, token, body.get("action"),
                                        body.get("version"))
-        reply = payload_text(loaded, self.service.seat_of(loaded, token)).encode()
+        reply = payload_json(loaded, self.service.seat_of(loaded, token))
         return loaded, reply, self.render(loaded, seats)
 
     def do_view(self, game_id: str, token: Any) -> bytes:
         """A viewer's payload (GET)."""
         loaded = self.service.load(game_id)
-        return payload_text(loaded, self.service.seat_of(loaded, token)).encode()
+        return payload_json(loaded, self.service.seat_of(loaded, token))
 
     def do_open(self, game_id: str, token: Any) -> tuple[Loaded, int | None, str]:
         """A socket's game, seat and first message."""
@@ -228,6 +237,24 @@ class Server:
         """Store a bot's move; the new game and the sockets' messages."""
         new = self.service.play_bot(loaded, seat, aid)
         return new, self.render(new, seats)
+
+    # --- the requests of every move ------------------------------------------------------
+
+    async def view(self, game_id: str, token: Any) -> bytes:
+        """GET a game: the viewer's payload."""
+        return await self.read(self.do_view, game_id, token)
+
+    async def play(self, game_id: str, body: dict[str, Any], undo: bool) -> bytes:
+        """A move or an undo: stored (or refused), then told to the sockets; the writer's
+        payload."""
+        async with self.locks.hold(game_id):
+            loaded, reply, messages = await self.write(self.do_write, undo, game_id, body,
+                                                       self.hub.seats(game_id))
+        faults.after_commit()
+        await self.publish(loaded, messages)
+        if self.service.bot_to_move(loaded) is not None:
+            self.spawn(self.drive_bots(game_id))
+        return reply
 
     # --- telling the sockets -------------------------------------------------------------
 
@@ -338,8 +365,16 @@ class Server:
     async def poll(self) -> None:
         """Forever: catch moves another server process stored in a shared database, for
         the games that have sockets here."""
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(POLL_SECONDS)
+            now = loop.time()
+            for conns in list(self.hub.games.values()):
+                for conn in list(conns.values()):
+                    if conn.stalled(now) and conn.sender is not None:
+                        conn.closed = True  # a client that stopped reading
+                        conn.sender.cancel()
+                        self.spawn(_close(conn.ws, 1011, "too slow to read the moves"))
             ids = list(self.hub.games)
             if not ids:
                 continue
@@ -363,6 +398,12 @@ class Server:
         self.reads.shutdown(wait=False, cancel_futures=True)
         self.writes.shutdown(wait=False, cancel_futures=True)
         self.store.close()
+
+
+async def _close(ws: WebSocket, code: int, reason: str) -> None:
+    """Close a socket, whatever state it is in."""
+    with contextlib.suppress(Exception):
+        await ws.close(code=code, reason=reason)
 
 
 def _state_json(loaded: Loaded) -> dict[str, Any]:

@@ -86,7 +86,8 @@ class Loaded:
     state: State
     before: State | None = None  # the state before the last move, when it is at hand
     undo_seat: dict[int, bool] = field(default_factory=dict)  # seat -> may undo (memo)
-    texts: dict[int | None, str] = field(default_factory=dict)  # seat -> payload JSON
+    texts: dict[int | None, bytes] = field(default_factory=dict)  # seat -> payload JSON
+    messages: dict[int | None, str] = field(default_factory=dict)  # seat -> socket message
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     def state_before_last(self) -> State:

@@ -24,10 +24,11 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     JSON,
@@ -84,7 +85,9 @@ actions_table = Table(
     Column("created_at", Float, nullable=False),
 )
 
+T = TypeVar("T")
 MAX_SEED = (1 << 63) - 1
+GROUP_MAX = 256  # writes committed in one transaction at most
 MODES = ("practice", "casual", "rated")
 BUSY_TIMEOUT = 2.0  # seconds a write waits for a database another process has locked
 
@@ -255,13 +258,18 @@ class Store:
         self._conns: list[Any] = []
         self._conns_lock = threading.Lock()
         self._closed = False
+        # SQLite has one writer at a time: this process's writes are committed together
+        # by one thread (one fsync for all the moves waiting), see GroupCommit
+        self._group = GroupCommit(self) if self.dialect == "sqlite" else None
         with self._errors("open the database"):
             metadata.create_all(self.engine)
             self._migrate()
         self._sql_cache: dict[str, str] = {}
 
     def close(self) -> None:
-        """Release the connections (every thread's)."""
+        """Release the connections (every thread's), after the pending writes."""
+        if self._group is not None:
+            self._group.stop()
         self._closed = True
         with self._conns_lock:
             conns, self._conns = self._conns, []
@@ -354,12 +362,11 @@ class Store:
 
     @contextmanager
     def _transaction(self, doing: str) -> Iterator[Any]:
-        """A write transaction on this thread's connection (SQLite takes the write lock
-        at once, so waiting for another writer happens here, bounded by busy_timeout)."""
+        """A write transaction on this thread's connection (for PostgreSQL, which
+        commits concurrent transactions together itself)."""
         with self._errors(doing):
-            conn = self._conn()
-            cur = conn.cursor()
-            cur.execute("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
+            cur = self._conn().cursor()
+            cur.execute("BEGIN")
             try:
                 yield cur
             except BaseException:
@@ -371,6 +378,13 @@ class Store:
             finally:
                 cur.close()
 
+    def _write(self, fn: Callable[[Any], T], doing: str) -> T:
+        """Run `fn(cursor)` in a committed write transaction; its result."""
+        if self._group is not None:
+            return self._group.run(fn, doing)
+        with self._transaction(doing) as cur:
+            return fn(cur)
+
     # --- writes -----------------------------------------------------------------
 
     def create_game(self, game_id: str, game: str, players: int, seed: int,
@@ -380,7 +394,8 @@ class Store:
         now = time.time()
         opts = json.loads(json.dumps(options))
         digest = setup_digest(game, players, seed, opts, mode, seats)
-        with self._transaction(f"create game {game_id}") as cur:
+
+        def insert(cur: Any) -> None:
             cur.execute(self._sql(
                 f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
                 (game_id, game, players, seed, json.dumps(opts), 0, "playing", now, now,
@@ -389,6 +404,8 @@ class Store:
                 "INSERT INTO seats (game_id, seat, kind, level, token_hash) "
                 "VALUES (?,?,?,?,?)"),
                 [(game_id, s.seat, s.kind, s.level, s.token_hash) for s in seats])
+
+        self._write(insert, f"create game {game_id}")
         return digest
 
     def append(self, game_id: str, expected_version: int, kind: str, seat: int | None,
@@ -397,7 +414,8 @@ class Store:
         version. VersionConflict (and nothing stored) otherwise."""
         now = time.time()
         lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
-        with self._transaction(f"store a {kind} in game {game_id}") as cur:
+
+        def insert(cur: Any) -> int:
             cur.execute(self._sql(f"SELECT version, digest FROM games WHERE id = ?{lock}"),
                         (game_id,))
             found = cur.fetchone()
@@ -416,14 +434,18 @@ class Store:
                 "INSERT INTO actions (game_id, idx, kind, seat, action_id, notation, "
                 "created_at) VALUES (?,?,?,?,?,?,?)"),
                 (game_id, expected_version, kind, seat, action_id, notation, now))
-        return expected_version + 1
+            return expected_version + 1
+
+        return self._write(insert, f"store a {kind} in game {game_id}")
 
     def seal(self, game_id: str, version: int, digest: str) -> None:
         """Store the digest of a game an older kamon stored without one (only if it is
         still at `version` and still has none)."""
-        with self._transaction(f"seal game {game_id}") as cur:
+        def update(cur: Any) -> None:
             cur.execute(self._sql("UPDATE games SET digest = ? WHERE id = ? AND version = ? "
                                   "AND digest IS NULL"), (digest, game_id, version))
+
+        self._write(update, f"seal game {game_id}")
 
     # --- reads ------------------------------------------------------------------
 
@@ -491,6 +513,118 @@ class Store:
         return int(self._query("SELECT count(*) FROM games", (), "count the games")[0][0])
 
 
+class _Write:
+    """One write waiting for the group commit."""
+
+    __slots__ = ("fn", "doing", "deadline", "done", "result", "error")
+
+    def __init__(self, fn: Callable[[Any], Any], doing: str, deadline: float) -> None:
+        """A write to run before `deadline` (monotonic seconds)."""
+        self.fn = fn
+        self.doing = doing
+        self.deadline = deadline
+        self.done = threading.Event()
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+
+class GroupCommit:
+    """SQLite's writes from every thread, committed together by one writer thread: the
+    writes waiting when a transaction starts go into it, each in a savepoint (a refused
+    write takes back only itself), and one COMMIT (one fsync) makes them all durable
+    before any of them is answered. A write still waiting when its turn would come past
+    the busy timeout is refused as busy, so no write waits much longer than that."""
+
+    def __init__(self, store: Store) -> None:
+        """Writes for `store` (the thread starts with the first write)."""
+        self.store = store
+        self.queue: deque[_Write] = deque()
+        self.cond = threading.Condition()
+        self.thread: threading.Thread | None = None
+        self.stopped = False
+
+    def run(self, fn: Callable[[Any], T], doing: str) -> T:
+        """Run `fn(cursor)` in the next group; its result once committed."""
+        item = _Write(fn, doing, time.monotonic() + self.store.busy_timeout)
+        with self.cond:
+            if self.stopped:
+                raise StoreError(f"the server is shutting down: could not {doing}")
+            self.queue.append(item)
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._loop, name="kamon-commit",
+                                               daemon=True)
+                self.thread.start()
+            self.cond.notify()
+        item.done.wait()
+        if item.error is not None:
+            raise item.error
+        return item.result
+
+    def stop(self) -> None:
+        """Commit what is waiting, then end the writer thread."""
+        with self.cond:
+            self.stopped = True
+            self.cond.notify()
+        if self.thread is not None:
+            self.thread.join(timeout=2 * self.store.busy_timeout + 5)
+
+    def _loop(self) -> None:
+        """The writer thread."""
+        while True:
+            with self.cond:
+                while not self.queue and not self.stopped:
+                    self.cond.wait()
+                if not self.queue:
+                    return
+                batch = [self.queue.popleft()
+                         for _ in range(min(GROUP_MAX, len(self.queue)))]
+            now = time.monotonic()
+            live = []
+            for item in batch:
+                if now > item.deadline:
+                    item.error = StoreError(f"the database is busy (writes are waiting for "
+                                            f"it): could not {item.doing}; retry in a "
+                                            "moment", 503, retry_after=1)
+                    item.done.set()
+                else:
+                    live.append(item)
+            if live:
+                self._commit(live)
+
+    def _commit(self, items: list[_Write]) -> None:
+        """One transaction for the items; each item's result or error is set."""
+        cur = None
+        try:
+            cur = self.store._conn().cursor()
+            cur.execute("BEGIN IMMEDIATE")
+            for item in items:
+                cur.execute("SAVEPOINT w")
+                try:
+                    item.result = item.fn(cur)
+                    cur.execute("RELEASE w")
+                except Exception as exc:
+                    cur.execute("ROLLBACK TO w")
+                    cur.execute("RELEASE w")
+                    item.error = exc if isinstance(exc, VersionConflict | DamagedGame) else \
+                        (classify(exc, item.doing) or exc)
+            cur.execute("COMMIT")
+        except Exception as exc:
+            if cur is not None:
+                with suppress(Exception):
+                    cur.execute("ROLLBACK")
+            for item in items:
+                item.result = None
+                if item.error is None:
+                    item.error = classify(exc, item.doing) or StoreError(
+                        f"the database failed: could not {item.doing} ({exc})")
+        finally:
+            if cur is not None:
+                with suppress(Exception):
+                    cur.close()
+            for item in items:
+                item.done.set()
+
+
 def classify(exc: BaseException, doing: str) -> StoreError | None:
     """The StoreError a driver error means (None: not a database error)."""
     name = type(exc).__name__
@@ -520,6 +654,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     with suppress(Exception):  # a read-only file keeps the journal it has
         cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=FULL")  # a commit is on disk before it is answered
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
     cur.close()

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from kamon.core.errors import IllegalAction
 from kamon.core.protocol import State
 from kamon.core.rng import Rng
@@ -20,8 +22,16 @@ if TYPE_CHECKING:
 
 UNDO_SAMPLES = 4  # re-sampled hidden states compared to decide if a move revealed anything
 
-_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"),
-                           check_circular=False).encode
+_STDLIB = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
+
+def encode(data: Any) -> bytes:
+    """JSON as UTF-8 bytes: orjson (ten times the standard library's speed on a payload),
+    the standard library for what orjson refuses (integers beyond 64 bits)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return _STDLIB.encode(data).encode()
 
 
 def payload(loaded: Loaded, seat: int | None) -> dict[str, Any]:
@@ -52,20 +62,24 @@ def payload(loaded: Loaded, seat: int | None) -> dict[str, Any]:
     }
 
 
-def payload_text(loaded: Loaded, seat: int | None) -> str:
-    """The payload of a seat as JSON text, built once per version and seat."""
-    text = loaded.texts.get(seat)
-    if text is None:
+def payload_json(loaded: Loaded, seat: int | None) -> bytes:
+    """The payload of a seat as JSON, built once per version and seat."""
+    data = loaded.texts.get(seat)
+    if data is None:
         with loaded.lock:  # the engine's state is read by one thread at a time
-            text = loaded.texts.get(seat)
-            if text is None:
-                text = loaded.texts[seat] = _encode(payload(loaded, seat))
-    return text
+            data = loaded.texts.get(seat)
+            if data is None:
+                data = loaded.texts[seat] = encode(payload(loaded, seat))
+    return data
 
 
 def state_message(loaded: Loaded, seat: int | None) -> str:
-    """The WebSocket message that carries a seat's payload."""
-    return '{"type":"state","payload":' + payload_text(loaded, seat) + "}"
+    """The WebSocket message that carries a seat's payload (a text frame)."""
+    message = loaded.messages.get(seat)
+    if message is None:
+        message = loaded.messages[seat] = ('{"type":"state","payload":' +
+                                           payload_json(loaded, seat).decode() + "}")
+    return message
 
 
 def can_undo(loaded: Loaded, seat: int) -> bool:
