@@ -529,52 +529,49 @@ class _Write:
 
 
 class GroupCommit:
-    """SQLite's writes from every thread, committed together by one writer thread: the
-    writes waiting when a transaction starts go into it, each in a savepoint (a refused
-    write takes back only itself), and one COMMIT (one fsync) makes them all durable
-    before any of them is answered. A write still waiting when its turn would come past
-    the busy timeout is refused as busy, so no write waits much longer than that."""
+    """SQLite's writes from every thread, committed together: the writes waiting when a
+    transaction starts go into it, each in a savepoint (a refused write takes back only
+    itself), and one COMMIT (one fsync) makes them all durable before any of them is
+    answered. The first writer to find no commit running commits (its own write and any
+    that arrive meanwhile) until none is left; the others wait for theirs. A write still
+    waiting when its turn would come past the busy timeout is refused as busy, so no
+    write waits much longer than that."""
 
     def __init__(self, store: Store) -> None:
-        """Writes for `store` (the thread starts with the first write)."""
+        """Writes for `store`."""
         self.store = store
         self.queue: deque[_Write] = deque()
-        self.cond = threading.Condition()
-        self.thread: threading.Thread | None = None
+        self.lock = threading.Lock()
+        self.committing = False
         self.stopped = False
 
     def run(self, fn: Callable[[Any], T], doing: str) -> T:
         """Run `fn(cursor)` in the next group; its result once committed."""
         item = _Write(fn, doing, time.monotonic() + self.store.busy_timeout)
-        with self.cond:
+        with self.lock:
             if self.stopped:
                 raise StoreError(f"the server is shutting down: could not {doing}")
             self.queue.append(item)
-            if self.thread is None:
-                self.thread = threading.Thread(target=self._loop, name="kamon-commit",
-                                               daemon=True)
-                self.thread.start()
-            self.cond.notify()
+            lead = not self.committing
+            self.committing = True
+        if lead:
+            self._lead()
         item.done.wait()
         if item.error is not None:
             raise item.error
         return item.result
 
     def stop(self) -> None:
-        """Commit what is waiting, then end the writer thread."""
-        with self.cond:
+        """Refuse new writes (those already waiting are committed by their leader)."""
+        with self.lock:
             self.stopped = True
-            self.cond.notify()
-        if self.thread is not None:
-            self.thread.join(timeout=2 * self.store.busy_timeout + 5)
 
-    def _loop(self) -> None:
-        """The writer thread."""
+    def _lead(self) -> None:
+        """Commit groups until no write is waiting."""
         while True:
-            with self.cond:
-                while not self.queue and not self.stopped:
-                    self.cond.wait()
+            with self.lock:
                 if not self.queue:
+                    self.committing = False
                     return
                 batch = [self.queue.popleft()
                          for _ in range(min(GROUP_MAX, len(self.queue)))]
