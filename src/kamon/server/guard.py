@@ -21,7 +21,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-MAX_BODY = 64 * 1024  # bytes: a move is under 200, a new game under 1,000
+MAX_BODY = 256 * 1024  # bytes: a move is under 200, a new game under 1,000
 MAX_DEPTH = 32  # nesting of a JSON body: a request of the API needs 3
 MAX_INT = (1 << 63) - 1  # the largest number any field of the API takes
 RATE = 20.0  # writes per second a client (an address) may sustain ...
