@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 import websockets
 
 MAX_GAMES = 1000
@@ -124,7 +125,7 @@ class Http:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
-        data = b"" if body is None else json.dumps(body).encode()
+        data = b"" if body is None else orjson.dumps(body)
         head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
                 f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
         self.writer.write(head.encode() + data)
@@ -204,7 +205,7 @@ class GamePlayer:
             self.stats.error(f"create {status}")
             await asyncio.sleep(1)
             return
-        created = json.loads(body)
+        created = orjson.loads(body)
         gid = created["id"]
         tokens = [s["token"] for s in created["seats"]]
         over = asyncio.Event()
@@ -235,7 +236,7 @@ class GamePlayer:
         acted = -1
         try:
             async for raw in ws:
-                msg = json.loads(raw)
+                msg = orjson.loads(raw)
                 if msg.get("type") != "state":
                     if msg.get("type") == "error":
                         self.stats.error(f"socket error {msg.get('status')}")
