@@ -12,8 +12,8 @@ once (`fast`). A finished game is replaced by a new one, so N games stay live.
 Traffic goes to 127.0.0.1 only, and everything is bounded: at most 1000 games, 600 s per
 run, 10 s per request.
 
-Prints per run: moves per second, the move round trip (POST to answer) p50/p95/p99/max,
-the push delay (POST to the other seat's WebSocket message) p50/p99, errors (any refusal,
+Prints per run: moves per second, the move round trip (POST to answer) p50/p95/p99/max
+and the part of it spent in the server (its Server-Timing header), the push delay (POST to the other seat's WebSocket message) p50/p99, errors (any refusal,
 lost socket or timeout), the server's CPU per move and its resident memory (now and peak).
 Prints, never asserts. The machine this runs on may be shared: figures are lower bounds.
 """
@@ -105,8 +105,10 @@ class Http:
         self.writer: asyncio.StreamWriter | None = None
         self.lock = asyncio.Lock()
 
-    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
-        """Send one request, return (status, body)."""
+    async def request(self, method: str, path: str, body: Any = None
+                      ) -> tuple[int, bytes, float | None]:
+        """Send one request, return (status, body, the server's own time in seconds from
+        its Server-Timing header, if it sent one)."""
         async with self.lock:
             for attempt in (1, 2):
                 try:
@@ -121,7 +123,8 @@ class Http:
                     raise
             raise AssertionError("unreachable")
 
-    async def _request(self, method: str, path: str, body: Any) -> tuple[int, bytes]:
+    async def _request(self, method: str, path: str, body: Any
+                       ) -> tuple[int, bytes, float | None]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -135,6 +138,7 @@ class Http:
         status = int(status_line.split()[1])
         length = 0
         close = False
+        server_time = None
         while True:
             line = await self.reader.readline()
             if line in (b"\r\n", b""):
@@ -144,10 +148,12 @@ class Http:
                 length = int(value)
             elif name.lower() == "connection" and "close" in value.lower():
                 close = True
+            elif name.lower() == "server-timing" and "dur=" in value:
+                server_time = float(value.split("dur=")[1].split(";")[0].split(",")[0]) / 1000
         payload = await self.reader.readexactly(length)
         if close:
             await self.close()
-        return status, payload
+        return status, payload, server_time
 
     async def close(self) -> None:
         """Close the connection (a later request reconnects)."""
@@ -164,6 +170,7 @@ class Stats:
 
     moves: int = 0
     latency: list[float] = field(default_factory=list)  # POST round trips, seconds
+    server: list[float] = field(default_factory=list)  # the server's own time for them
     push: list[float] = field(default_factory=list)  # POST to the other seat's message
     errors: dict[str, int] = field(default_factory=dict)
     games_finished: int = 0
@@ -199,7 +206,7 @@ class GamePlayer:
 
     async def play_one(self, stop: asyncio.Event, ready: asyncio.Event | None) -> None:
         """Create a game, connect both seats, play until it ends or `stop`."""
-        status, body = await self.http.request("POST", "/api/games", {
+        status, body, _ = await self.http.request("POST", "/api/games", {
             "game": "white-castle", "players": 2, "seats": ["human", "human"]})
         if status != 201:
             self.stats.error(f"create {status}")
@@ -261,7 +268,7 @@ class GamePlayer:
                 t0 = time.perf_counter()
                 self.posted[v] = (t0, p["you"])
                 try:
-                    status, _ = await self.http.request(
+                    status, _, server_time = await self.http.request(
                         "POST", f"/api/games/{gid}/moves",
                         {"token": token, "action": choice, "version": v})
                 except (TimeoutError, ConnectionError, OSError) as exc:
@@ -274,6 +281,8 @@ class GamePlayer:
                 elif self.stats.measuring:
                     self.stats.moves += 1
                     self.stats.latency.append(dt)
+                    if server_time is not None:
+                        self.stats.server.append(server_time)
         except websockets.ConnectionClosed as exc:
             if not over.is_set():
                 self.stats.error(f"socket closed {exc.rcvd.code if exc.rcvd else ''}")
@@ -325,6 +334,8 @@ async def run_load(base: str, games: int, seconds: float, paced: bool, pid: int 
         "p50_ms": round(pct(stats.latency, .50), 1), "p95_ms": round(pct(stats.latency, .95), 1),
         "p99_ms": round(pct(stats.latency, .99), 1),
         "max_ms": round(1000 * max(stats.latency, default=float("nan")), 1),
+        "server_p50_ms": round(pct(stats.server, .50), 1),
+        "server_p99_ms": round(pct(stats.server, .99), 1),
         "push_p50_ms": round(pct(stats.push, .50), 1),
         "push_p99_ms": round(pct(stats.push, .99), 1),
         "errors": sum(stats.errors.values()), "error_kinds": dict(stats.errors),
@@ -343,7 +354,8 @@ def show(r: dict[str, Any]) -> None:
     """Print one run's figures."""
     line = (f"{r['mode']:>5} {r['games']:>4} games: {r['moves_per_s']:>7.1f} moves/s  "
             f"move p50 {r['p50_ms']:.1f} p95 {r['p95_ms']:.1f} p99 {r['p99_ms']:.1f} "
-            f"max {r['max_ms']:.1f} ms  push p50 {r['push_p50_ms']:.1f} "
+            f"max {r['max_ms']:.1f} ms (in the server p50 {r['server_p50_ms']:.1f} "
+            f"p99 {r['server_p99_ms']:.1f})  push p50 {r['push_p50_ms']:.1f} "
             f"p99 {r['push_p99_ms']:.1f} ms  errors {r['errors']}")
     if "server_cpu_ms_per_move" in r:
         line += (f"  server CPU {r['server_cpu_ms_per_move']:.3f} ms/move "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -40,7 +41,9 @@ class FastPath:
 
     async def _answer(self, game_id: str, what: str | None, scope: Scope, receive: Receive,
                       send: Send) -> None:
-        """Run the request; a refusal is the API's JSON error."""
+        """Run the request; a refusal is the API's JSON error. The answer says how long
+        the server took (`Server-Timing`, milliseconds), apart from the network's time."""
+        started = time.perf_counter()
         status = 200
         headers = [(b"content-type", b"application/json")]
         try:
@@ -70,6 +73,8 @@ class FastPath:
             body = orjson.dumps({"error": f"the server failed on this request "
                                           f"({type(exc).__name__}); the error is in its log"})
         headers.append((b"content-length", str(len(body)).encode()))
+        took = 1000 * (time.perf_counter() - started)
+        headers.append((b"server-timing", f"app;dur={took:.2f}".encode()))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
