@@ -29,8 +29,9 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db_path: Path) -> Iterator[TestClient]:
-    """The app on that file; bots think in a thread and move at once."""
-    app = create_app(str(db_path), bot_workers=0, bot_delay=0)
+    """The app on that file; bots think in a thread and move at once; no write rate
+    limit (tests play faster than people: the limit has its own test)."""
+    app = create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)
     with TestClient(app) as c:
         yield c
 

@@ -86,7 +86,7 @@ def test_a_busy_database_is_a_503_with_a_retry_hint_and_never_stalls_the_server(
 def test_the_bots_wait_out_a_busy_database_and_carry_on(db_path: Path) -> None:
     """A bot's move that meets a database locked for longer than a write waits (7 s) is
     tried again until it is stored."""
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=1.0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=1.0, rate=0)) as c:
         g = create(c, "white-castle", 2, ["human", "random"], seed=12)
         tok = token_of(g, 0)
         p = get(c, g["id"], tok)
@@ -104,12 +104,12 @@ def test_the_bots_wait_out_a_busy_database_and_carry_on(db_path: Path) -> None:
 
 def test_a_read_only_database_serves_reads_and_refuses_writes_with_503(
         db_path: Path) -> None:
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)) as c:
         g = create(c, "white-castle", 1, ["human"])
         tok = token_of(g, 0)
         p = get(c, g["id"], tok)
     read_only = f"sqlite:///file:{db_path}?mode=ro&uri=true"
-    with TestClient(create_app(read_only, bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(read_only, bot_workers=0, bot_delay=0, rate=0)) as c:
         assert get(c, g["id"], tok)["version"] == 0
         r = move(c, g["id"], tok, p["legal"][0]["id"], 0)
         assert r.status_code == 503, r.text
@@ -136,14 +136,14 @@ DAMAGE: dict[str, tuple[str, str]] = {
 def test_a_damaged_stored_game_is_a_500_naming_it_while_the_others_play_on(
         db_path: Path, damage: str) -> None:
     sql, says = DAMAGE[damage]
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)) as c:
         bad = create(c, "white-castle", 2, ["human", "human"])
         good = create(c, "white-castle", 2, ["human", "human"])
         for g in (bad, good):
             play_humans(c, g["id"], {0: token_of(g, 0), 1: token_of(g, 1)}, 3)
     with sqlite3.connect(db_path) as conn:
         conn.execute(sql, (bad["id"],))
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)) as c:
         for path in (f"/api/games/{bad['id']}", f"/api/games/{bad['id']}/record"):
             r = c.get(path)
             assert r.status_code == 500, r.text
@@ -175,7 +175,7 @@ def test_a_row_changed_without_a_version_bump_is_detected(db_path: Path,
                                                           change: str) -> None:
     """A row edited behind the server's back (the game still plays, so nothing else would
     notice) is refused when the game is next rebuilt from the store."""
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)) as c:
         g = create(c, "white-castle", 2, ["human", "human"])
         tokens = {0: token_of(g, 0), 1: token_of(g, 1)}
         p = get(c, g["id"])
@@ -186,7 +186,7 @@ def test_a_row_changed_without_a_version_bump_is_detected(db_path: Path,
         assert legal[0] + 1 in legal  # the changed move is a legal one: it would replay
     with sqlite3.connect(db_path) as conn:
         CHANGES[change](conn, g["id"])
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)) as c:
         r = c.get(f"/api/games/{g['id']}")
         assert r.status_code == 500, r.text
         assert "changed without a version bump" in r.json()["error"]
@@ -196,7 +196,7 @@ def test_a_row_changed_without_a_version_bump_is_detected(db_path: Path,
 def test_the_bots_of_other_games_play_on_when_one_game_is_damaged(db_path: Path) -> None:
     """At start-up the bot drivers resume every unfinished game: a damaged one stops
     only its own driver."""
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)) as c:
         server = c.app.state.server  # type: ignore[attr-defined]
         bad = server.service.create({"game": "white-castle", "players": 2,
                                      "seats": ["random", "random"]})
@@ -204,7 +204,7 @@ def test_the_bots_of_other_games_play_on_when_one_game_is_damaged(db_path: Path)
                                       "seats": ["random", "random"]})
     with sqlite3.connect(db_path) as conn:  # created, never served: no bot moved yet
         conn.execute("UPDATE games SET seed = 'abc' WHERE id = ?", (bad["id"],))
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)) as c:
         p = wait_for(c, good["id"], None, lambda q: q["over"], timeout=60)
         assert p["winners"]
         assert c.get(f"/api/games/{bad['id']}").status_code == 500

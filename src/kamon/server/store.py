@@ -555,7 +555,11 @@ class GroupCommit:
             lead = not self.committing
             self.committing = True
         if lead:
-            self._lead()
+            try:
+                self._lead()
+            except BaseException as exc:  # never leave the others waiting for a leader
+                self._abandon(exc)
+                raise
         item.done.wait()
         if item.error is not None:
             raise item.error
@@ -587,6 +591,18 @@ class GroupCommit:
                     live.append(item)
             if live:
                 self._commit(live)
+
+    def _abandon(self, exc: BaseException) -> None:
+        """The leader failed outside a transaction: refuse what waits, let a new leader
+        come."""
+        with self.lock:
+            waiting = list(self.queue)
+            self.queue.clear()
+            self.committing = False
+        for item in waiting:
+            item.error = StoreError(f"the database writer failed: could not {item.doing} "
+                                    f"({type(exc).__name__})")
+            item.done.set()
 
     def _commit(self, items: list[_Write]) -> None:
         """One transaction for the items; each item's result or error is set."""
