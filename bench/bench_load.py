@@ -3,6 +3,7 @@
 Usage:
   python bench/bench_load.py --mode paced --games 200 --seconds 60
   python bench/bench_load.py --mode fast --games 5,10,20,50,80 --seconds 20
+  python bench/bench_load.py --mode flood --games 40      # 40,000 POSTs to unknown games
 
 Starts a server on a free port of 127.0.0.1 over a fresh SQLite file (or uses --url, which
 must be a 127.0.0.1 address), creates N two-player White Castle games with two human
@@ -350,6 +351,30 @@ async def run_load(base: str, games: int, seconds: float, paced: bool, pid: int 
     return out
 
 
+async def run_flood(base: str, posts: int, pid: int | None) -> dict[str, Any]:
+    """POST `posts` moves to game ids that do not exist (no token needed): the server's
+    memory before and after (it once grew by 300 MB for 40,000 of them)."""
+    parts = urlsplit(base)
+    http = [Http(parts.hostname or "127.0.0.1", parts.port or 80) for _ in range(8)]
+    before = proc_figures(pid)[1] if pid else 0
+    t0 = time.perf_counter()
+    codes: dict[int, int] = {}
+
+    async def worker(h: Http, n: int) -> None:
+        for i in range(n):
+            status, _, _ = await h.request("POST", f"/api/games/unknown{i:08d}x{id(h)}/moves",
+                                           {"token": "t", "action": 1, "version": 0})
+            codes[status] = codes.get(status, 0) + 1
+
+    await asyncio.gather(*(worker(h, posts // len(http)) for h in http))
+    for h in http:
+        await h.close()
+    after = proc_figures(pid)[1] if pid else 0
+    return {"posts": sum(codes.values()), "statuses": codes,
+            "seconds": round(time.perf_counter() - t0, 1),
+            "rss_before_mb": round(before / 1024, 1), "rss_after_mb": round(after / 1024, 1)}
+
+
 def show(r: dict[str, Any]) -> None:
     """Print one run's figures."""
     line = (f"{r['mode']:>5} {r['games']:>4} games: {r['moves_per_s']:>7.1f} moves/s  "
@@ -369,7 +394,8 @@ def show(r: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the load, print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mode", choices=("paced", "fast"), default="paced")
+    ap.add_argument("--mode", choices=("paced", "fast", "flood"), default="paced",
+                    help="flood: POST --games thousand moves to unknown games, show RSS")
     ap.add_argument("--games", default="200", help="live games; several runs: 5,10,50")
     ap.add_argument("--seconds", type=float, default=60.0, help="measured seconds per run")
     ap.add_argument("--server", choices=("module", "cli"), default="module",
@@ -402,6 +428,12 @@ def main(argv: list[str] | None = None) -> int:
             proc = start_server(args.server, db, port)
             base = f"http://127.0.0.1:{port}"
         try:
+            if args.mode == "flood":
+                f = asyncio.run(run_flood(base, 1000 * n, proc.pid if proc else None))
+                print(f"flood: {f['posts']} POSTs to unknown games in {f['seconds']} s "
+                      f"{f['statuses']}: server RSS {f['rss_before_mb']} MB before, "
+                      f"{f['rss_after_mb']} MB after", flush=True)
+                continue
             r = asyncio.run(run_load(base, n, args.seconds, args.mode == "paced",
                                      proc.pid if proc else None, args.seed))
         finally:
