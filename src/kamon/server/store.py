@@ -26,7 +26,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -258,6 +258,8 @@ class Store:
         self._conns: list[Any] = []
         self._conns_lock = threading.Lock()
         self._closed = False
+        self._active = 0  # queries under way (close() waits for them)
+        self._active_cond = threading.Condition()
         # SQLite has one writer at a time: this process's writes are committed together
         # by one thread (one fsync for all the moves waiting), see GroupCommit
         self._group = GroupCommit(self) if self.dialect == "sqlite" else None
@@ -267,16 +269,37 @@ class Store:
         self._sql_cache: dict[str, str] = {}
 
     def close(self) -> None:
-        """Release the connections (every thread's), after the pending writes."""
+        """Refuse new work, wait (a bounded time) for the queries under way, then release
+        every thread's connection — never one another thread is still using."""
         if self._group is not None:
             self._group.stop()
-        self._closed = True
-        with self._conns_lock:
-            conns, self._conns = self._conns, []
-        for c in conns:
-            with suppress(Exception):  # one another thread is using goes with the process
-                c.close()
+        with self._active_cond:
+            self._closed = True
+            self._active_cond.wait_for(lambda: self._active == 0,
+                                       timeout=2 * self.busy_timeout + 5)
+            busy = self._active > 0
+            with self._conns_lock:
+                conns, self._conns = self._conns, []
+        if not busy:  # (else they go with the process: closing one in use would crash)
+            for c in conns:
+                with suppress(Exception):
+                    c.close()
         self.engine.dispose()
+
+    @contextmanager
+    def _using(self, doing: str) -> Iterator[Any]:
+        """This thread's connection, counted as in use until the block ends."""
+        with self._active_cond:
+            if self._closed:
+                raise StoreError(f"the server is shutting down: could not {doing}")
+            self._active += 1
+        try:
+            yield self._conn()
+        finally:
+            with self._active_cond:
+                self._active -= 1
+                if self._active == 0:
+                    self._active_cond.notify_all()
 
     def _migrate(self) -> None:
         """Add the columns a database made by an older kamon lacks."""
@@ -352,8 +375,8 @@ class Store:
 
     def _query(self, sql: str, params: tuple[Any, ...], doing: str) -> list[Any]:
         """Run one read and fetch its rows."""
-        with self._errors(doing):
-            cur = self._conn().cursor()
+        with self._errors(doing), self._using(doing) as conn:
+            cur = conn.cursor()
             try:
                 cur.execute(self._sql(sql), params)
                 return list(cur.fetchall())
@@ -364,8 +387,8 @@ class Store:
     def _transaction(self, doing: str) -> Iterator[Any]:
         """A write transaction on this thread's connection (for PostgreSQL, which
         commits concurrent transactions together itself)."""
-        with self._errors(doing):
-            cur = self._conn().cursor()
+        with self._errors(doing), self._using(doing) as conn:
+            cur = conn.cursor()
             cur.execute("BEGIN")
             try:
                 yield cur
@@ -606,9 +629,22 @@ class GroupCommit:
 
     def _commit(self, items: list[_Write]) -> None:
         """One transaction for the items; each item's result or error is set."""
+        with ExitStack() as using:
+            try:
+                conn = using.enter_context(self.store._using("store the writes"))
+            except StoreError:
+                for item in items:
+                    item.error = StoreError(f"the server is shutting down: could not "
+                                            f"{item.doing}")
+                    item.done.set()
+                return
+            self._transaction(conn, items)
+
+    def _transaction(self, conn: Any, items: list[_Write]) -> None:
+        """Run the items in one transaction on `conn`."""
         cur = None
         try:
-            cur = self.store._conn().cursor()
+            cur = conn.cursor()
             cur.execute("BEGIN IMMEDIATE")
             for item in items:
                 cur.execute("SAVEPOINT w")
