@@ -461,10 +461,11 @@ class Created:
     spectator: str
 
 
-def create_in_lobby(page: Any, srv: Server, game: str, seats: list[str], seed: int,
+def create_in_lobby(page: Any, srv: Server, game: str, seats: list[str], seed: int | None,
                     checks: dict[str, bool] | None = None) -> Created:
-    """Fill the lobby's form (game, players, one kind per seat, options, seed), submit it
-    and read the invite links it shows."""
+    """Fill the lobby's form (game, players, one kind per seat, options, seed — only for
+    a practice game: with several human seats the server draws it), submit it and read
+    the invite links it shows."""
     page.goto(srv.url + "/")
     page.wait_for_selector(f"#game-select option[value='{game}']", state="attached")
     page.select_option("#game-select", game)
@@ -474,7 +475,8 @@ def create_in_lobby(page: Any, srv: Server, game: str, seats: list[str], seed: i
     assert page.locator("#seats select").count() == len(seats)
     for name, on in (checks or {}).items():
         page.locator(f"#opt-{name}").set_checked(on)
-    page.fill("#seed-input", str(seed))
+    if seed is not None:
+        page.fill("#seed-input", str(seed))
     page.click("#create-button")
     page.wait_for_selector("#created:not([hidden]) #spectator-link[href^='/play/']")
     assert page.inner_text("#create-error").strip() == ""

@@ -1,4 +1,8 @@
-"""`kamon serve`: the web app (play in the browser, invite friends), games stored in --db."""
+"""`kamon serve`: the web app (play in the browser, invite friends), games stored in --db.
+
+The server's own runner (`kamon.server.run`) holds the uvicorn settings and limits; this
+command only reads the flags and prints where it serves.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from kamon.cli.app import (
     make_console,
 )
 from kamon.core.errors import KamonError
+from kamon.server.guard import MAX_BODY, RATE
 
 
 @app.command()
@@ -26,18 +31,25 @@ def serve(
                                                   "so people can follow")] = 0.6,
     bot_workers: Annotated[int | None, typer.Option(
         help="processes that run bots (default: up to 2; 0 runs them in a thread)")] = None,
+    max_body: Annotated[int, typer.Option(
+        help="the largest request body accepted, in bytes")] = MAX_BODY,
+    rate_limit: Annotated[float, typer.Option(
+        help="writes per second one client address may make (0: no limit)")] = RATE,
+    rate_burst: Annotated[float | None, typer.Option(
+        help="writes a client may make at once (default: 3 seconds' worth)")] = None,
 ) -> None:
     """Run the web app: play in the browser, invite friends by link, games stored in --db."""
     console = make_console()
     with friendly_errors():
-        import uvicorn
+        from kamon.server.run import ServeOptions, build_app
+        from kamon.server.run import serve as run_server
 
-        from kamon.server.app import create_app
-
+        opts = ServeOptions(host, port, db, bot_delay, bot_workers, max_body, rate_limit,
+                            rate_burst)
         try:
-            web = create_app(db, bot_workers=bot_workers, bot_delay=bot_delay)
-        except Exception as exc:  # an unreachable database, a bad URL, an unwritable file
-            raise KamonError(f"cannot open the database {db!r}: {exc}") from None
+            web = build_app(opts)
+        except RuntimeError as exc:  # an unreachable database, a bad URL, an unwritable file
+            raise KamonError(str(exc)) from None
         console.print(Text.assemble(("kamon", "bold"), f" serving on http://{host}:{port}/ "
                                     f"(games stored in {db}); Ctrl-C stops"))
-        uvicorn.run(web, host=host, port=port, log_level="warning")
+        run_server(opts, web)

@@ -51,8 +51,20 @@ function fillSeats() {
         ? "human (invite link)" : `bot: ${s.kind}` }));
     }
     sel.value = i === 0 ? "human" : "normal";
+    sel.addEventListener("change", updateSeedField);
     box.append(el("label", {}, `Seat ${i + 1} `, sel));
   }
+  updateSeedField();
+}
+
+/** The seed is only for a practice game (one human seat at most): the server draws the
+ * seed of a game between people, so the field is off when the seats say so. */
+function updateSeedField() {
+  const humans = [...document.querySelectorAll("#seats select")]
+    .filter(s => s.value === "human").length;
+  const input = document.getElementById("seed-input");
+  input.disabled = humans > 1;
+  input.placeholder = humans > 1 ? "drawn by the server (several people)" : "random";
 }
 
 /** The selected game's options as form fields. */
@@ -100,8 +112,9 @@ function formBody() {
     }
   }
   const body = { game: g.name, players, seats, options };
-  const seed = document.getElementById("seed-input").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  const seedInput = document.getElementById("seed-input");
+  const seed = seedInput.value.trim();
+  if (seed !== "" && !seedInput.disabled) body.seed = Number(seed);
   return body;
 }
 
