@@ -40,9 +40,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "e2e"
 CHROMIUM = os.environ.get("KAMON_CHROMIUM", "/usr/bin/chromium")
+# A document the tests serve through a route (to add the CSP below) has no address space of
+# its own, so Chromium's local-network checks would block its socket to 127.0.0.1.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
+                 "--disable-sync", "--disable-features=LocalNetworkAccessChecks"]
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 STEP_MS = 30_000   # the longest one step of a game may take (a click, a bot's reply)

@@ -80,7 +80,7 @@ def test_the_board_brings_each_decision_into_view(
     open_play(page, created["seats"][0]["url"])
     rng = random.Random(8080)
     scrolled = 0
-    for step in range(24):
+    for step in range(18):
         if wait_my_turn(page) == "over":
             break
         y0 = page.evaluate("scrollY")
@@ -117,15 +117,21 @@ def test_the_page_does_not_jump_while_the_player_reads_the_board(
     assert y > 600
     assert page.evaluate(IN_VIEW_JS) in ("none", False)
     before = version(page)
+
+    def read(seconds: float) -> None:
+        """The pointer wanders over the board: the player reads (hovering explains)."""
+        until = time.monotonic() + seconds
+        k = 0
+        while time.monotonic() < until:
+            k += 1
+            page.mouse.move(200 + 40 * (k % 6), 500 + 30 * (k % 4))
+            page.wait_for_timeout(120)
+
+    read(0.5)
     # the first player chooses a starting pair: then the reader chooses one
     drive(server, created["id"], {mover: tokens[mover]}, lambda p: p["to_move"] == reader,
           random.Random(1))
-    moved_until = time.monotonic() + 2.5
-    k = 0
-    while time.monotonic() < moved_until:   # reading: the pointer wanders over the board
-        k += 1
-        page.mouse.move(200 + 40 * (k % 6), 500 + 30 * (k % 4))
-        page.wait_for_timeout(120)
+    read(2.5)
     assert version(page) > before, "the opponent's move did not arrive"
     assert wait_my_turn(page) == "turn"
     assert page.evaluate("scrollY") == y, "the page jumped while the pointer moved"

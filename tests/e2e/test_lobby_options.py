@@ -129,6 +129,8 @@ def test_my_games_say_game_mode_seats_and_date(server: Server,
     page.goto(server.url + "/")
     entries = page.locator("#my-games-list li.my-game")
     expect(entries.first).to_contain_text("seat")
+    page.wait_for_function("() => [...document.querySelectorAll('#my-games-list li.my-game')]"
+                           ".every(li => li.dataset.loaded)")
     texts = entries.all_inner_texts()
     solo = next(t for t in texts if "The White Castle" in t)
     assert "solo" in solo and "hard" in solo and "blue" in solo, solo
