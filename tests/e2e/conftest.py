@@ -409,14 +409,32 @@ def click_choice(page: Any, rng: random.Random, clicks: Clicks,
     assert not err, f"the server refused the listed choice: {err}"
 
 
+ONLY_LISTED_JS = """() => {
+  const onBoard = new Set([...document.querySelectorAll('#board .legal[data-action-id]')]
+    .map(e => e.dataset.actionId));
+  return [...document.querySelectorAll('#actions button.action')]
+    .filter(b => !onBoard.has(b.dataset.actionId)).map(b => b.dataset.notation);
+}"""
+
+
+def only_listed(page: Any) -> list[str]:
+    """The legal actions the page offers only in its list (none has a board target)."""
+    return list(page.evaluate(ONLY_LISTED_JS))
+
+
 def play_to_end(page: Any, rng: random.Random, max_decisions: int = 600,
                 on_decision: Callable[[int], None] | None = None,
-                board_share: float = 0.5) -> Clicks:
-    """Play this seat's decisions by clicking until the game is over."""
+                board_share: float = 0.5, board_only: bool = False) -> Clicks:
+    """Play this seat's decisions by clicking until the game is over (`board_only`: every
+    choice has a board target, and every decision is made on the board)."""
     clicks = Clicks()
     for n in range(max_decisions):
         if wait_my_turn(page) == "over":
             return clicks
+        if board_only:
+            missing = only_listed(page)
+            assert not missing, f"decision {n}: only in the list: {missing}"
+            board_share = 1.0
         click_choice(page, rng, clicks, board_share)
         if on_decision is not None:
             on_decision(n + 1)

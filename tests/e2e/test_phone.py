@@ -103,11 +103,25 @@ def _tap_to_play(page: Any, rng: random.Random, confirm_button: bool) -> None:
 def test_white_castle_on_a_phone_every_target_reachable_and_tap_explains(
         server: Server, new_page: Callable[..., Any]) -> None:
     """A White Castle game against a bot played by taps on the board for 20 decisions:
-    at each one the phone rules hold; each move is a tap (explained) then a confirmation."""
+    at each one the phone rules hold; each move is a tap (explained) then a confirmation.
+    A tap on what is not a choice (the Gate's name) explains it and plays nothing."""
     created = server.create("white-castle", ["human", "random"], seed=6061)
     page = new_page("wc-phone", phone=True)
     open_play(page, created["seats"][0]["url"])
     rng = random.Random(6061)
+    assert wait_my_turn(page) == "turn"
+    # a tap on something that is not a choice explains it, with nothing to play
+    gate = page.locator("#board [data-area='castle'] svg text", has_text="Gate").first
+    gate.scroll_into_view_if_needed()
+    box = gate.bounding_box()
+    assert box
+    before = version(page)
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector("#confirm-bar:not([hidden])")
+    assert "Gate" in page.inner_text("#confirm-text")
+    assert page.locator("#confirm-play").is_hidden() and version(page) == before
+    page.locator("#confirm-cancel").tap()
+    page.wait_for_selector("#confirm-bar", state="hidden")
     for step in range(20):
         if wait_my_turn(page) == "over":
             break

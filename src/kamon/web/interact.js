@@ -81,7 +81,11 @@ export class Chooser {
     $("confirm-text").textContent = text;
     const play = $("confirm-play");
     play.hidden = !action;
-    if (action) play.textContent = `Play: ${action.text || action.notation}`;
+    if (action) {
+      const what = action.text && action.text !== action.notation
+        ? `${action.notation} (${action.text})` : action.notation;
+      play.textContent = `Play: ${shorten(what, 64)}`;
+    }
     $("confirm-cancel").textContent = action ? "Cancel" : "Close";
     $("confirm-bar").hidden = false;
     document.body.classList.add("has-bar");
@@ -114,6 +118,13 @@ export class Chooser {
     if (node) node.classList.add("selected");
     else this.clear();
   }
+}
+
+/** Words cut to about n characters (at a space), with an ellipsis when cut. */
+function shorten(words, n) {
+  if (words.length <= n) return words;
+  const cut = words.slice(0, n);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), n - 12))}…`;
 }
 
 /** Scroll a selected target up if the bar covers it. */

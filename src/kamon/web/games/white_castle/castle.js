@@ -136,8 +136,8 @@ function gate(tiles, b) {
   const g = svg("g", { class: "wc-room wc-gate-room" });
   g.appendChild(frame(1, 1, TILE_W - 2, 88, "wc-room-bg wc-gate", 8));
   g.appendChild(label(10, 20, "Gate", "wc-b"));
-  g.appendChild(wrapped(10, 36, "An audience puts a courtier here for 2 coins; from here it "
-    + "climbs 1 floor for 2 pearl, 2 floors for 5.", 50, "wc-s", 12, 3));
+  g.appendChild(wrapped(10, 36, "An audience puts a courtier here (2 coins). From here it "
+    + "climbs 1 floor for 2 pearl, 2 floors for 5 pearl.", 46, "wc-s", 12, 3));
   const here = b.courtiersAt(0);
   g.appendChild(pawnRow(b, here, 18, 72, "courtier", 16, 15));
   b.explain(g, `${b.words("gate")} Here: ${here.map(p => b.clanName(p)).join(", ") || "nobody"}.`);

@@ -50,7 +50,7 @@ function storesTile(tiles, b, p) {
     seals.appendChild(svg("path", { d: `M${k * 15 + 7},2 l7,9 l-7,9 l-7,-9 Z`,
                                     class: k < clan.seals ? "wc-seal-on" : "wc-seal-off" }));
   }
-  seals.appendChild(label(80, 15, `${clan.seals} seals`, "wc-s"));
+  seals.appendChild(label(80, 15, `${clan.seals} seal${clan.seals === 1 ? "" : "s"}`, "wc-s"));
   b.explain(seals, `${clan.seals} Daimyo seals (5 at most); at any time 1 seal can be exchanged `
     + "for a coin, 2 for a resource");
   s.appendChild(seals);
@@ -80,7 +80,7 @@ function storesTile(tiles, b, p) {
 /** The Lantern area: every card in it gives its reward at each Lantern; the next y. */
 function lanternArea(s, b, clan, y) {
   s.appendChild(label(8, y + 14, "Lantern area", "wc-b"));
-  let x = 92;
+  let x = 100;
   let line = y;
   clan.lantern.forEach(cid => {
     const entry = b.comp(cid);
