@@ -5,6 +5,7 @@ into view — but never while the player is using the board."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -127,11 +128,14 @@ def test_the_page_does_not_jump_while_the_player_reads_the_board(
             page.mouse.move(200 + 40 * (k % 6), 500 + 30 * (k % 4))
             page.wait_for_timeout(120)
 
-    read(0.5)
-    # the first player chooses a starting pair: then the reader chooses one
-    drive(server, created["id"], {mover: tokens[mover]}, lambda p: p["to_move"] == reader,
-          random.Random(1))
-    read(2.5)
+    # while the pointer wanders, the first player chooses a starting pair (through the API,
+    # from another thread): then the reader is to choose one
+    opponent = threading.Thread(target=drive, args=(
+        server, created["id"], {mover: tokens[mover]}, lambda p: p["to_move"] == reader,
+        random.Random(1)))
+    opponent.start()
+    read(3.0)
+    opponent.join()
     assert version(page) > before, "the opponent's move did not arrive"
     assert wait_my_turn(page) == "turn"
     assert page.evaluate("scrollY") == y, "the page jumped while the pointer moved"
