@@ -241,11 +241,16 @@ function connect() {
   };
 }
 
-/** Load the game's board stylesheet (a same-origin file: the page's CSP allows no other). */
+/** Load the game's board stylesheet (a same-origin file: the page's CSP allows no other);
+ *  resolves once it applies, so the board is first laid out with it. */
 function gameStyle(mod) {
-  document.head.append(el("link", { rel: "stylesheet", href: `/static/games/${mod}.css` }));
+  const link = el("link", { rel: "stylesheet", href: `/static/games/${mod}.css` });
+  const loaded = new Promise(resolve => { link.onload = resolve; link.onerror = resolve; });
+  document.head.append(link);
+  return loaded;
 }
 
+/** Start the page: the game as the token's seat sees it, its board, then live updates. */
 async function main() {
   document.addEventListener("mouseover", explainFrom);
   document.addEventListener("click", explainFrom);
@@ -256,10 +261,11 @@ async function main() {
     return;
   }
   const mod = MODULES[payload.game];
-  gameStyle(mod);
+  const styled = gameStyle(mod);
   setupHelp(payload.game, () => payload);
   try { renderer = await import(`./games/${mod}.js`); } catch (e) { console.error(e); }
   try { data = await api(`/api/data/${payload.game}`); } catch (e) { /* words only */ }
+  await styled;
   if (token && payload.you !== null) {
     rememberGame({ id: gameId, game: payload.game, title: payload.title, seat: payload.you,
                    name: payload.seats[payload.you].name, token });

@@ -242,6 +242,7 @@ function join(event) {
   location.href = url.pathname + url.search;
 }
 
+/** Start the lobby: the catalogue, the form for the selected game, the games kept here. */
 async function main() {
   try { catalog = await api("/api/catalog"); } catch (e) {
     $("create-error").textContent = e.message; return;
