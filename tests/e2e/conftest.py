@@ -149,8 +149,17 @@ class Server:
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.url + path, data=data,
                                      headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=20) as r:
-            return json.load(r)
+        for _ in range(50):
+            try:
+                with urllib.request.urlopen(req, timeout=20) as r:
+                    return json.load(r)
+            except urllib.error.HTTPError as e:
+                # a driven game writes faster than a person: wait as the server's
+                # rate limit asks (Retry-After), as a polite client does
+                if e.code != 429:
+                    raise
+                time.sleep(float(e.headers.get("Retry-After") or 1))
+        raise AssertionError(f"{path}: still rate-limited after 50 waits")
 
     def create(self, game: str, seats: list[str], seed: int, **options: Any) -> Any:
         """Create a game with a chosen deal (for tests whose subject is not the lobby).
