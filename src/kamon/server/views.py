@@ -13,14 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from kamon.core.errors import IllegalAction
 from kamon.core.protocol import State
-from kamon.core.rng import Rng
+from kamon.core.undo import may_undo
 
 if TYPE_CHECKING:
     from kamon.server.service import Loaded
-
-UNDO_SAMPLES = 4  # re-sampled hidden states compared to decide if a move revealed anything
 
 _STDLIB = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
@@ -84,45 +81,20 @@ def state_message(loaded: Loaded, seat: int | None) -> str:
 
 def can_undo(loaded: Loaded, seat: int) -> bool:
     """May `seat` take back the last move in force? Only its own, and only if that
-    move revealed nothing: no die rolled, no card drawn, no other player moved since.
+    move revealed nothing: no die rolled, no card drawn, no other player moved since
+    (the rule is kamon.core.undo's, shared with the terminal).
     """
     memo = loaded.undo_seat.get(seat)
     if memo is not None:
         return memo
     ok = False
     if loaded.moves and loaded.moves[-1].seat == seat and not loaded.state.is_over():
-        aid = loaded.moves[-1].action_id
-        if aid is not None:
-            ok = not reveals(loaded.state_before_last(), aid, loaded.state, seat)
+        last = loaded.moves[-1]
+        if last.action_id is not None and last.seat is not None:
+            ok = may_undo(loaded.state_before_last(), last.action_id, loaded.state,
+                          last.seat, seat)
     loaded.undo_seat[seat] = ok
     return ok
-
-
-def reveals(before: State, aid: int, after: State, seat: int) -> bool:
-    """Did playing `aid` from `before` reveal hidden information? It did if, from some
-    re-sampling of what `seat` cannot see, the same move leads to a different public
-    position (a die rolled, a card drawn, a deck reshuffled, a rival's card revealed)."""
-    public = after.view(None)
-    canon: str | None = None
-    for k in range(UNDO_SAMPLES):
-        alt = before.determinize(seat, Rng(0xC0FFEE + k))
-        try:
-            alt.apply(aid)
-        except IllegalAction:
-            return True
-        seen = alt.view(None)
-        if seen == public:  # equal values: equal canonical JSON, no need to encode
-            continue
-        if canon is None:
-            canon = _canon(public)
-        if _canon(seen) != canon:
-            return True
-    return False
-
-
-def _canon(view: dict[str, Any]) -> str:
-    """A view as canonical JSON, for comparing positions."""
-    return json.dumps(view, sort_keys=True, default=str)
 
 
 def scored_parties(state: State, players: int, scores: list[Any]) -> list[dict[str, Any]]:
