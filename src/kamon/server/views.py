@@ -48,6 +48,7 @@ def payload(loaded: Loaded, seat: int | None) -> dict[str, Any]:
     return {
         "id": row.id, "game": row.game, "title": game.title,
         "players": row.players, "options": dict(row.options), "mode": row.mode,
+        "created_at": row.created_at,
         "seats": [{"seat": s.seat, "name": state.name(s.seat), "kind": s.kind,
                    "level": s.level} for s in loaded.seats],
         "version": loaded.version, "you": seat, "to_move": to_move,
