@@ -57,7 +57,40 @@ def payload(loaded: Loaded, seat: int | None) -> dict[str, Any]:
         "scores": scores, "scored": scored_parties(state, row.players, scores),
         "winners": state.winners() if over else [],
         "can_undo": seat is not None and can_undo(loaded, seat),
+        "recent": recent_moves(loaded, seat, log),
     }
+
+
+def recent_moves(loaded: Loaded, seat: int | None, log: list[str]) -> list[dict[str, Any]]:
+    """What just happened, for the viewer: each other seat's last turn (its latest run of
+    consecutive decisions) played since the viewer's own last decision (a spectator: every
+    seat's), newest first. Each says the seat, its moves' notation (the board finds the
+    elements they touched by it), the log lines they wrote (`log_from` to `log_to`) and
+    those lines as the words of what happened."""
+    moves = loaded.moves
+    marks = loaded.log_marks()
+    out: list[dict[str, Any]] = []
+    seen: set[int | None] = set()
+    end = len(moves)
+    while end > 0:
+        who = moves[end - 1].seat
+        start = end - 1
+        while start > 0 and moves[start - 1].seat == who:
+            start -= 1
+        if seat is not None and who == seat:
+            break  # older turns were seen by the viewer when it decided
+        if who not in seen and who is not None:
+            seen.add(who)
+            lines = log[marks[start]:marks[end]]
+            out.append({"seat": who, "name": loaded.state.name(who),
+                        "version": moves[end - 1].idx + 1,
+                        "moves": [m.notation or "" for m in moves[start:end]],
+                        "log_from": marks[start], "log_to": marks[end],
+                        "text": " · ".join(lines)})
+        if len(seen) >= loaded.row.players:
+            break
+        end = start
+    return out
 
 
 def payload_json(loaded: Loaded, seat: int | None) -> bytes:
