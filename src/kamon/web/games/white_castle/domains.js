@@ -117,6 +117,9 @@ function domainRow(b, p, c, y) {
   else ds.appendChild(label(TARGET / 2, TARGET / 2 + 6, "6", "wc-printed", { "text-anchor": "middle", "font-size": 16 }));
   b.explain(ds, `Domain die space for ${colour} dice (counts as a 6): `
     + `${d ? `${COLOURS[d[0]]} ${d[1]} placed this round` : "empty"}. ${b.words(`domain_${colour}`)}`);
+  ds.setAttribute("data-key", "place domain");  // what just happened finds it by clan
+  ds.setAttribute("data-owner", String(p));
+  if (d) ds.setAttribute("data-filled", "true");
   if (mine && v.held && v.held[0] === c) b.bind(ds, "place domain");
   g.appendChild(ds);
   const vis = svg("g", { transform: "translate(52,17)" });

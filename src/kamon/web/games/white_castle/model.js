@@ -45,8 +45,10 @@ export class Board {
     return el;
   }
 
-  /** Make el the board's target of the legal action with this notation, if there is one. */
+  /** Make el the board's target of the legal action with this notation, if there is one;
+   *  legal or not, el keeps the notation as its key (what just happened is found by it). */
   bind(el, notation) {
+    if (!el.hasAttribute("data-key")) el.setAttribute("data-key", notation);
     const a = this.byNotation.get(notation);
     if (!a || !this.ctx.bind || !this.ctx.bind(el, a)) return false;
     this.placed.add(notation);
