@@ -100,3 +100,23 @@ def test_the_notation_keeps_its_ids() -> None:
     assert texts[0].startswith("draft")
     assert "place steward2" in A.TEXTS and "climb gate diplomat1" in A.TEXTS
     assert GAME.parse_action(state, texts[0]).text == texts[0]
+
+
+def test_the_board_words_name_components_as_the_rulebook_does() -> None:
+    """The words of every component (the web board's explanations and card labels) and
+    the terminal board name cards by the rulebook's names, never by id."""
+    from rich.console import Console
+
+    from kamon.games.white_castle.render import component_texts
+
+    texts = component_texts()
+    bad = {cid: e["text"] for cid, e in texts.items() if id_tokens(e["text"])}
+    assert not bad, list(bad.items())[:3]
+    assert texts["steward_10"]["name"] == "Steward card 10"
+    state = GAME.new_game(3, seed=2)
+    console = Console(width=140, record=True)
+    console.print(GAME.render_text(state, 0))
+    board = console.export_text()
+    cards = [k for k in KNOWN if re.search(rf"\b{re.escape(k)}\b", board)]
+    assert not cards, cards
+    assert "Steward card" in board and "Daimyo's favor card" in board

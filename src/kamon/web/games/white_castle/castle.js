@@ -60,7 +60,7 @@ function room(tiles, b, r) {
   g.appendChild(bg);
   g.appendChild(label(10, 19, ROOM_TITLES[r], "wc-b"));
   const back = entry.lantern ? ` · back ${entry.lantern}` : "";
-  const cardLabel = label(10, 34, `${card.replace(/_/g, " ")}${back}`, "wc-xs");
+  const cardLabel = label(10, 34, `${entry.name || card.replace(/_/g, " ")}${back}`, "wc-xs");
   b.explain(cardLabel, b.words(card));
   g.appendChild(cardLabel);
   const stack = v.spaces[r];
@@ -74,7 +74,7 @@ function room(tiles, b, r) {
     const tileColour = (v.room_tiles[r] || [])[i];
     g.appendChild(cardBlock(b, 8, y, TILE_W - 16, BLOCK_H, entry, i, tileColour,
       `block ${ROOMS[r]} ${BLOCK_NAMES[r][i]}`,
-      `${ROOM_TITLES[r]}, ${BLOCK_NAMES[r][i]} block of ${card.replace(/_/g, " ")}`));
+      `${ROOM_TITLES[r]}, ${BLOCK_NAMES[r][i]} block of ${entry.name || card.replace(/_/g, " ")}`));
     y += BLOCK_H + 4;
   }
   const here = b.courtiersAt(r + 1);
