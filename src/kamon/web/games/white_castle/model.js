@@ -22,6 +22,11 @@ export class Board {
     return this.components[id] || { text: String(id).replace(/_/g, " "), confidence: "" };
   }
 
+  /** A component's name as the rulebook gives it ("Steward card 10"), never its id. */
+  name(id) {
+    return this.comp(id).name || String(id).replace(/_/g, " ");
+  }
+
   /** A component's words without the data's bracketed confidence note. */
   words(id) {
     return this.comp(id).text.replace(/ \[[^\]]*\]$/, "");
