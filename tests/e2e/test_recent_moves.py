@@ -137,3 +137,22 @@ def test_the_page_log_names_no_internal_id(server: Server,
     assert not bad, bad
     choices = page.locator("#actions button.action .what").all_inner_texts()
     assert choices and not [c for c in choices if ID_LIKE.search(c)], choices
+
+
+def test_the_solo_rivals_last_turn_is_marked(server: Server,
+                                             new_page: Callable[..., Any]) -> None:
+    """The Tokugawa rival has no seat: where its die went is marked all the same, and its
+    lines are highlighted in the log."""
+    created = server.create("white-castle", ["human"], seed=5, difficulty="hard")
+    p = drive(server, created["id"], tokens_of(created),
+              lambda q: q["to_move"] == 0 and any(e["seat"] is None for e in q["recent"])
+              and sum("the rival reveals" in line for line in q["log"]) >= 2,
+              random.Random(5))
+    page = new_page("recent-rival")
+    open_play(page, created["seats"][0]["url"])
+    shown(page, p)
+    turn = next(e for e in p["recent"] if e["seat"] is None)
+    keys = {m["key"] for m in marked(page) if m["seat"] == str(turn["party"])}
+    assert keys & set(turn["moves"]), (keys, turn["moves"])
+    lit = page.locator(f"#log li.recent-log[data-recent-seat='{turn['party']}'] .log-t")
+    assert lit.all_inner_texts() == p["log"][turn["log_from"]:turn["log_to"]]

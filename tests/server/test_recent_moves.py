@@ -74,3 +74,25 @@ def test_recent_spans_a_whole_turn_and_survives_a_reload(client: TestClient) -> 
     assert again["recent"] == mine["recent"]
     lines = again["log"][entry["log_from"]:entry["log_to"]]
     assert lines and all(line for line in lines)
+
+
+def test_the_solo_rivals_last_turn_is_recent_too(client: TestClient) -> None:
+    """The rival has no seat and plays inside the player's moves: its last turn is still
+    an entry (seat None, its party index), with the die space its die went to."""
+    created = create(client, players=1, seats=["human"], seed=5, options={"difficulty": "hard"})
+    gid = created["id"]
+    tok = token_of(created, 0)
+    p = get(client, gid, tok)
+    for _ in range(40):
+        rival = [e for e in p["recent"] if e["seat"] is None]
+        if rival and len([line for line in p["log"] if "the rival reveals" in line]) >= 2:
+            break
+        p = play_first(client, gid, tok)
+    entry = rival[0]
+    assert entry["party"] == 1 and entry["name"] == "tokugawa"
+    lines = p["log"][entry["log_from"]:entry["log_to"]]
+    assert lines[0].startswith("the rival reveals") and entry["text"] == " · ".join(lines)
+    assert any(m.startswith("place ") for m in entry["moves"]), entry
+    last = max(i for i, line in enumerate(p["log"]) if line.startswith("the rival reveals"))
+    assert entry["log_from"] == last
+    assert 0 < entry["version"] <= p["version"]

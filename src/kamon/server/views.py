@@ -8,6 +8,8 @@ once, as the payload's `log`.
 
 from __future__ import annotations
 
+import bisect
+import importlib
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -90,7 +92,35 @@ def recent_moves(loaded: Loaded, seat: int | None, log: list[str]) -> list[dict[
         if len(seen) >= loaded.row.players:
             break
         end = start
+    for turn in party_turns(loaded.state, log):  # parties without a seat: the solo rival
+        if turn["log_from"] >= turn["log_to"]:
+            continue
+        written = bisect.bisect_right(marks, turn["log_from"])  # the move that wrote it
+        out.append({"seat": None, "party": turn["party"], "name": turn["name"],
+                    "version": moves[written - 1].idx + 1 if written >= 1 else 0,
+                    "moves": list(turn["moves"]), "log_from": turn["log_from"],
+                    "log_to": turn["log_to"],
+                    "text": " · ".join(log[turn["log_from"]:turn["log_to"]])})
     return out
+
+
+def party_turns(state: State, log: list[str]) -> list[dict[str, Any]]:
+    """The last turns of the parties without a seat, from the game's optional `recent`
+    helper (games/<game>/recent.py); none for a game without one."""
+    package = type(state).__module__.rpartition(".")[0]
+    helper = _PARTY_TURNS.get(package)
+    if helper is None:
+        try:
+            module = importlib.import_module(package + ".recent")
+        except ModuleNotFoundError as exc:
+            if exc.name != package + ".recent":
+                raise
+            module = None
+        helper = _PARTY_TURNS[package] = getattr(module, "party_turns", lambda s, lg: [])
+    return list(helper(state, log))
+
+
+_PARTY_TURNS: dict[str, Any] = {}
 
 
 def payload_json(loaded: Loaded, seat: int | None) -> bytes:
