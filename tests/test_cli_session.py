@@ -122,3 +122,27 @@ def test_real_stdin_undo_save_and_resume(tmp_path: Path) -> None:
     assert record.actions == ["take black right"]
     state = replay(record)
     assert state.to_move == 0 and not state.is_over()
+
+
+def test_undo_refused_once_another_player_moved(runner: CliRunner) -> None:
+    """Against a bot: at your first decision after its turn, undo says it moved since."""
+    from kamon.agents import agent_seed, make_agent
+
+    state = GAME.new_game(2, seed=9)
+    bot = make_agent("random", agent_seed(9, 1))
+    k, last = 0, None
+    while True:
+        seat = state.to_move
+        if seat == 0 and last == 1 and k > 0:
+            break
+        if seat == 0:
+            state.apply(state.legal_actions()[0])
+            k += 1
+        else:
+            state.apply(bot.act(state))
+        last = seat
+    res = runner.invoke(app, ["play", "white-castle", "--seats", "human,random", "--seed", "9"],
+                        input="1\n" * k + "undo\nq\ny\n\n")
+    assert res.exit_code == 0, res.output
+    flat = " ".join(res.output.split())
+    assert f"Cannot undo: {state.name(1)} has moved since your last decision" in flat, flat[-800:]
