@@ -16,8 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from kamon.agents.base import hooks_for
 from kamon.agents.greedy import GreedyAgent
-from kamon.agents.mcts import MCTSAgent
+from kamon.agents.mcts import MCTSAgent, scaled_budget
 from kamon.agents.random_agent import RandomAgent
 from kamon.core.errors import KamonError
 from kamon.core.protocol import Action, State
@@ -90,6 +91,16 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
 }
 
 
+def level_summaries(state: State) -> dict[str, str]:
+    """Each level's one-line description in the game of `state`, with the iterations it
+    searches with there: the one place the lobby's words and the README's table come from."""
+    weight = hooks_for(state).mcts_iteration_weight
+    out = {name: level.summary for name, level in LEVELS.items()}
+    out["hard"] = (f"ISMCTS with greedy priors, {scaled_budget(HARD_ITERATIONS, weight):,} "
+                   "iterations per decision")
+    return out
+
+
 def make_agent(name: str, seed: int) -> Agent:
     """A new agent by registry name; KamonError listing the known names otherwise."""
     key = name.strip().lower()
@@ -106,4 +117,4 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 
 __all__ = ["AGENTS", "LEVELS", "Agent", "GreedyAgent", "Level", "MCTSAgent", "RandomAgent",
-           "agent_seed", "make_agent"]
+           "agent_seed", "level_summaries", "make_agent"]

@@ -45,6 +45,12 @@ ROLLOUTS = ("random", "greedy")
 AUTO = -1  # rollout depth: 0 with a game evaluation, to the end without
 
 
+
+def scaled_budget(iterations: int, weight: float) -> int:
+    """The iterations a level's reference budget gives in a game whose iteration costs
+    `weight` reference ones (what the levels search with, and what their words say)."""
+    return max(1, round(iterations / weight))
+
 class _Node:
     """A tree node: its children by action id and the statistics of the move into it."""
 
@@ -114,7 +120,7 @@ class MCTSAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.iterations
         if budget is not None and self.scale_budget:
-            budget = max(1, round(budget / hooks.mcts_iteration_weight))
+            budget = scaled_budget(budget, hooks.mcts_iteration_weight)
         priors = self._priors(state, seat, root_cands, hooks, rng) if self.prior else None
         tree = self.tree_priors if self.tree_priors is not None else hooks.mcts_tree_priors
         if tree and priors is not None:

@@ -6,6 +6,7 @@ import { api, ApiError, el, rememberGame } from "./api.js";
 import { follow } from "./follow.js";
 import { setupHelp } from "./help.js";
 import { Chooser, touching } from "./interact.js";
+import { markRecent, markRecentLog } from "./recent.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const token = new URLSearchParams(location.search).get("token");
@@ -166,9 +167,11 @@ function showLog() {
   const log = $("log");
   const lines = payload.log;
   log.classList.toggle("wide-numbers", lines.length >= 100);
-  log.replaceChildren(...lines.map((line, i) => el("li", {},
+  const items = lines.map((line, i) => el("li", {},
     el("span", { class: "log-n", text: String(i + 1) }),
-    el("span", { class: "log-t", text: line }))));
+    el("span", { class: "log-t", text: line })));
+  markRecentLog(items, payload);
+  log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
 }
 
@@ -193,6 +196,7 @@ function showBoard() {
   const bind = (node, action) => chooser.bind(node, action);
   try {
     renderer.render(root, payload, { data, act, legalById, bind });
+    markRecent(root, payload, renderer);
   } catch (e) {
     console.error(e);
     root.replaceChildren(el("p", { class: "error",
