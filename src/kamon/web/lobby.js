@@ -150,6 +150,7 @@ function formBody() {
   const seedInput = $("seed-input");
   const seed = seedInput.value.trim();
   if (seed !== "" && !seedInput.disabled) body.seed = Number(seed);
+  if ($("public-check")?.checked) body.public = true;
   return body;
 }
 
