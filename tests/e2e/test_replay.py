@@ -180,3 +180,26 @@ def test_an_uploaded_record_replays_and_a_corrupt_file_is_refused(
         assert all("status of 400" in e for e in errors), errors  # nothing else went wrong
     finally:
         ctx.close()
+
+
+@pytest.mark.timeout(300)
+def test_on_a_phone_the_replay_controls_stay_on_screen_and_are_big_enough_to_tap(
+        server: Server, new_page: Callable[..., Any]) -> None:
+    """At 390x844 the step buttons stay in view at the bottom while the board scrolls,
+    each at least 44 px tall, and a tap steps the replay."""
+    created = server.create("white-castle", ["human"], seed=31)
+    gid = created["id"]
+    finish(server, gid, tokens_of(created), 31)
+    page = new_page("replay-phone", phone=True)
+    page.goto(server.url + f"/replay/{gid}")
+    at_step(page, 0)
+    page.mouse.wheel(0, 1500)
+    page.evaluate("window.scrollTo(0, 1500)")
+    for button in ("#replay-start", "#replay-back", "#replay-forward", "#replay-end"):
+        box = page.locator(button).bounding_box()
+        assert box is not None and box["height"] >= 44, (button, box)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (button, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.locator("#replay-forward").tap()
+    at_step(page, 1)
+    check_step(page, server, server.api(f"/api/games/{gid}/replay?step=1"))
