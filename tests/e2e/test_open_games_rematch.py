@@ -45,6 +45,7 @@ def test_a_public_game_is_joined_from_the_open_list_and_both_play(
     host.wait_for_selector("#created:not([hidden]) #spectator-link[href^='/play/']")
     links = host.locator("#invite-links a.invite[data-seat]")
     assert links.count() == 1 and links.get_attribute("data-seat") == "0"
+    assert "anyone can take it" in host.inner_text("#invite-links li.open-seat")
     gid = game_id_of(host.get_attribute("#spectator-link", "href"))
     listed = {g["id"]: g for g in server.api("/api/open")["games"]}
     assert listed[gid]["free"] == [1]
