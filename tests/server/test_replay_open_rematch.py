@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 
 from kamon.core.record import GameRecord, replay
 from tests.server.conftest import create, free_port, get, play_humans, token_of
+from tests.server.test_persistence import postgres_url  # noqa: F401  (its fixture)
 
 
 def finished_solo(c: TestClient, seed: int = 3) -> dict[str, Any]:
@@ -307,3 +308,49 @@ def test_a_practice_rematch_may_choose_its_deal_and_keeps_bot_levels(
     assert new["mode"] == "practice" and new["seats"][1]["level"] == "easy"
     server = client.app.state.server  # type: ignore[attr-defined]
     assert server.store.game(new["id"]).seed == 12
+
+
+def test_on_postgresql_one_of_many_joiners_gets_the_last_seat_and_one_rematch_is_made(
+        postgres_url: str) -> None:  # noqa: F811  (the fixture imported above)
+    """The same guarantees on PostgreSQL (row locks instead of SQLite's single writer):
+    eight threads join the last seat at once, one gets it; two rematch requests at once
+    make one rematch."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kamon.server import open_games, rematch
+    from kamon.server.service import GameService, ServiceError
+    from kamon.server.store import Store
+
+    store = Store(postgres_url)
+    try:
+        service = GameService(store)
+        created = open_games.create(service, {"game": "white-castle", "players": 2,
+                                              "seats": ["human", "human"], "public": True})
+        gid = created["id"]
+
+        def try_join(_: int) -> Any:
+            try:
+                return open_games.join(service, gid, {})
+            except ServiceError as exc:
+                return exc
+
+        with ThreadPoolExecutor(8) as pool:
+            results = list(pool.map(try_join, range(8)))
+        ok = [r for r in results if isinstance(r, dict)]
+        refused = [r for r in results if isinstance(r, ServiceError)]
+        assert len(ok) == 1 and len(refused) == 7, results
+        assert all(r.status == 409 for r in refused)
+        tokens = {0: token_of(created, 0), 1: ok[0]["token"]}
+        game = service.load(gid)
+        while not game.state.is_over():
+            seat = game.state.to_move
+            assert seat is not None
+            game = service.move(gid, tokens[seat], game.state.legal_actions()[0].id,
+                                game.version)
+        with ThreadPoolExecutor(2) as pool:
+            made = list(pool.map(lambda s: rematch.create(service, gid, {"token": tokens[s]}),
+                                 (0, 1)))
+        assert made[0][0]["id"] == made[1][0]["id"]
+        assert sorted(m[1] for m in made) == [False, True]
+    finally:
+        store.close()
