@@ -120,6 +120,15 @@ def test_a_finished_game_opens_as_a_replay_that_steps_and_jumps_to_rounds(
     check_step(page, server, server_step(n - 1))
     page.keyboard.press("Home")
     at_step(page, 0)
+    # a click on a log line goes to the decision that wrote it
+    mid = server_step(n // 2)
+    line = mid["lines"][0]
+    assert mid["lines"][1] > line, "that step wrote a line"
+    page.select_option("#round-select", str(n))
+    at_step(page, n)
+    page.locator("#log li").nth(line).click()
+    at_step(page, n // 2)
+    check_step(page, server, mid)
 
 
 @pytest.mark.timeout(300)

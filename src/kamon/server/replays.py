@@ -27,7 +27,7 @@ from kamon.server.service import GameService, Loaded, ServiceError
 from kamon.server.store import MAX_SEED, ActionRow, GameRow, SeatRow
 from kamon.server.views import payload
 
-MAX_ACTIONS = 20_000  # decisions an uploaded record may hold (a game has a few hundred)
+MAX_ACTIONS = 5_000  # decisions an uploaded record may hold (a game has a few hundred)
 MAX_TEXT = 256 * 1024  # characters of an uploaded record file
 TIMELINES = 32  # timelines kept (least recently used leave first)
 
@@ -132,7 +132,8 @@ def build_timeline(row: GameRow, seats: list[SeatRow], moves: list[ActionRow]
 
 def step_answer(timeline: Timeline, step: Any, source: str) -> dict[str, Any]:
     """The replay at `step`: the position's payload (board, scores, log), the log lines
-    that step added, and the whole timeline; a step out of range is refused."""
+    that step added, and the whole timeline (every move, where each round starts, the
+    log's length after each step); a step out of range is refused."""
     if isinstance(step, str):
         step = step.strip()
         if step.lstrip("-").isdigit() and len(step) < 12:
@@ -140,9 +141,12 @@ def step_answer(timeline: Timeline, step: Any, source: str) -> dict[str, Any]:
     n = timeline.steps
     if step is None:
         step = n
-    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= n:
-        raise ServiceError(400, f"step {str(step)[:20]!r} is out of range: this replay has "
-                                f"steps 0 (the setup) to {n}")
+    if not isinstance(step, int) or isinstance(step, bool):
+        raise ServiceError(400, f"step {str(step)[:20]!r} is not a step number (out of "
+                                f"range): this replay has steps 0 (the setup) to {n}")
+    if not 0 <= step <= n:
+        raise ServiceError(400, f"step {step} is out of range: this replay has steps 0 "
+                                f"(the setup) to {n}")
     row = timeline.row
     game = get_game(row.game)
     state = _setup(game, row)
@@ -158,7 +162,8 @@ def step_answer(timeline: Timeline, step: Any, source: str) -> dict[str, Any]:
         "source": source, "id": row.id if source == "game" else None, "game": row.game,
         "title": game.title, "players": row.players, "step": step, "steps": n,
         "lines": [first, timeline.lines[step]] if step > 0 else [0, 0],
-        "moves": timeline.described, "rounds": timeline.rounds, "payload": shown,
+        "moves": timeline.described, "rounds": timeline.rounds, "log_counts": timeline.lines,
+        "payload": shown,
     }
 
 

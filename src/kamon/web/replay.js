@@ -90,12 +90,19 @@ function showLog(a) {
   const [from, to] = a.lines;
   log.classList.toggle("wide-numbers", a.payload.log.length >= 100);
   log.replaceChildren(...a.payload.log.map((line, i) => el("li", {
-    class: i >= from && i < to ? "current" : "" },
+    class: i >= from && i < to ? "current" : "", title: "go to the decision that wrote this",
+    onclick: () => go(stepOfLine(a, i)) },
     el("span", { class: "log-n", text: String(i + 1) }),
     el("span", { class: "log-t", text: line }))));
   const first = log.querySelector("li.current");
   if (first) log.scrollTop = first.offsetTop - log.clientHeight / 3;
   else log.scrollTop = log.scrollHeight;
+}
+
+/** The step that wrote log line i (the first step after which the log is longer). */
+function stepOfLine(a, i) {
+  const k = a.log_counts.findIndex(n => n > i);
+  return k < 0 ? a.step : k;
 }
 
 /** The jump list: the setup, the start of each round, the end. */
