@@ -72,6 +72,14 @@ def test_every_step_of_a_finished_game_is_the_position_its_record_replays_to(
         assert replay(rec, upto=r["step"] - 1).view(None)["round"] == r["round"] - 1
 
 
+def test_the_replay_page_is_served_for_a_game_and_for_an_upload(client: TestClient) -> None:
+    for path in ("/replay", "/replay/abc123"):
+        r = client.get(path)
+        assert r.status_code == 200 and "/static/replay.js" in r.text, path
+    assert client.get("/static/replay.js").status_code == 200
+    assert "upload-form" in client.get("/replay").text
+
+
 def test_an_unfinished_game_and_a_step_out_of_range_are_refused(client: TestClient) -> None:
     created = create(client, "white-castle", 1, ["human"], seed=3)
     gid = created["id"]
