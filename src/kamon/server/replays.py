@@ -254,13 +254,14 @@ def record_timeline(record: GameRecord) -> Timeline:
     for i, text in enumerate(record.actions):
         if state.is_over():
             raise RecordError(f"move {i + 1} ({text[:60]!r}) comes after the end of the game")
+        seat = state.to_move
         try:
             action = game.parse_action(state, text)
             state.apply(action)
         except IllegalAction as exc:
             raise RecordError(f"move {i + 1} ({text[:60]!r}) does not apply: {exc}"
                               ) from None
-        moves.append(ActionRow(i, "move", None, action.id, action.text))
+        moves.append(ActionRow(i, "move", seat, action.id, action.text))
     return build_timeline(row, seats, moves)
 
 
