@@ -19,7 +19,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -224,10 +224,13 @@ class GameService:
 
     # --- create --------------------------------------------------------------------
 
-    def create(self, body: Any, operator: bool = False) -> dict[str, Any]:
+    def create(self, body: Any, operator: bool = False,
+               extra: Callable[[str, dict[int, str]], Callable[[Any], Any]] | None = None
+               ) -> dict[str, Any]:
         """Set up a new game from a request body; its id and one token per human seat.
         `operator`: an in-process caller (a test, a tool; never a request) may choose the
-        seed of any game, which is then marked a practice game all the same."""
+        seed of any game, which is then marked a practice game all the same. `extra(id,
+        tokens)` gives rows to store with the game, in its transaction (open_games.py)."""
         _require(isinstance(body, dict), "the request body must be a JSON object")
         name = body.get("game")
         _require(isinstance(name, str), "'game' must be a game name, e.g. 'white-castle'")
@@ -289,7 +292,8 @@ class GameService:
             else:
                 rows.append(SeatRow(seat, "bot", kind, None))
         with storage():
-            self.store.create_game(game_id, name, players, seed, options, rows, mode)
+            self.store.create_game(game_id, name, players, seed, options, rows, mode,
+                                   None if extra is None else extra(game_id, tokens))
         return {
             "id": game_id, "game": name, "title": game.title, "players": players,
             "mode": mode,

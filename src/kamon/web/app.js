@@ -3,6 +3,7 @@
 // (follow.js), the your-turn alert (alert.js) and the help panel (help.js).
 import { turnAlert, setupAlerts } from "./alert.js";
 import { api, ApiError, el, rememberGame } from "./api.js";
+import { rematchOffered, showEndgame } from "./endgame.js";
 import { follow } from "./follow.js";
 import { setupHelp } from "./help.js";
 import { Chooser, touching } from "./interact.js";
@@ -223,6 +224,7 @@ function show(next) {
   chooser.redrawn();
   showScores();
   showLog();
+  showEndgame(payload, gameId, token);
   follow(deciding);
 }
 
@@ -236,6 +238,7 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") show(msg.payload);
     else if (msg.type === "error") showError(msg.error);
+    else if (msg.type === "rematch") rematchOffered(msg.id);
   };
   socket.onclose = ev => {
     $("connection").className = "connection lost";

@@ -150,6 +150,7 @@ function formBody() {
   const seedInput = $("seed-input");
   const seed = seedInput.value.trim();
   if (seed !== "" && !seedInput.disabled) body.seed = Number(seed);
+  if ($("public-check")?.checked) body.public = true;
   return body;
 }
 
@@ -165,6 +166,10 @@ async function create(event) {
   const list = $("invite-links");
   list.replaceChildren();
   for (const s of created.seats) {
+    if (s.open) {  // a public game's free seat: taken by whoever joins from Open games
+      list.append(el("li", { class: "open-seat" }, el("span", { class: `seat-dot seat-${s.name}` }),
+        ` ${s.name}: free — anyone can take it from Open games`));
+    }
     if (!s.token) continue;
     rememberGame({ id: created.id, game: created.game, title: created.title, seat: s.seat,
                    name: s.name, token: s.token });
