@@ -19,12 +19,16 @@ settings, over positions from seeded games. It prints, never asserts.
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from kamon.agents import HARD_ITERATIONS, LEVELS, GreedyAgent, MCTSAgent, RandomAgent
+from kamon.agents import LEVELS, GreedyAgent, RandomAgent
 from kamon.core.protocol import State
 from kamon.games import get_game
 from kamon.sim.tournament import Line, run_tournament
@@ -42,6 +46,8 @@ class Matchup:
     options: tuple[tuple[str, Any], ...] = ()
     baseline: bool = False
 
+
+SEARCH_LEVELS = ("hard",)
 
 MATCHUPS = (
     Matchup("WC 4p: greedy vs 3 random", "white-castle", "greedy", ("random",) * 3, 4,
@@ -66,16 +72,20 @@ def run_matchup(m: Matchup, games: int, jobs: int, seed: int) -> tuple[Line, Lin
     return hero, field, time.perf_counter() - start
 
 
-def speed(game_name: str, positions: int, seed: int) -> tuple[float, float, float]:
-    """MCTS at the hard level: iterations per CPU second, CPU s per search, iterations."""
+# The hard level's search at 959a145 (before issue 14): 2,700 reference iterations
+# divided by the game's iteration weight. Speed is compared at these fixed budgets.
+REFERENCE_ITERATIONS = {"white-castle": 900, "clansman": 1227}
+WORKER = Path(__file__).with_name("mcts_speed.py")
+
+
+def speed_positions(game_name: str, count: int, seed: int) -> list[dict[str, Any]]:
+    """Positions spread over seeded 4-player games (3 greedy and 1 random seat), as records."""
     game = get_game(game_name)
-    iters = 0
-    cpu = 0.0
-    searches = 0
-    for k in range(positions):
+    out = []
+    for k in range(count):
         state: State = game.new_game(4, seed + k)
         bots = [GreedyAgent(seed + p) for p in range(3)] + [RandomAgent(seed)]
-        for _ in range(15 + 25 * k):  # positions spread over the game
+        for _ in range(15 + 25 * k):
             if state.is_over():
                 break
             p = state.to_move
@@ -83,15 +93,100 @@ def speed(game_name: str, positions: int, seed: int) -> tuple[float, float, floa
             state.apply(bots[p % 4].act(state))
         if state.is_over() or len(state.legal_actions()) < 2:
             continue
-        agent = LEVELS["hard"].build(seed + k)
-        assert isinstance(agent, MCTSAgent)
-        t = time.process_time()
-        agent.act(state)
-        cpu += time.process_time() - t
-        iters += agent.last_iterations
-        searches += 1
-    return ((iters / cpu if cpu else 0.0), (cpu / searches if searches else 0.0),
-            (iters / searches if searches else 0.0))
+        history: list[int] = list(getattr(state, "history"))
+        out.append({"game": game_name, "players": 4, "seed": seed + k, "options": {},
+                    "actions": history, "agent_seed": seed + k})
+    return out
+
+
+class SpeedWorker:
+    """A long-lived mcts_speed.py process timing one checkout (None: this one)."""
+
+    def __init__(self, checkout: Path | None) -> None:
+        """Start the worker; with a checkout, its src/ comes first on PYTHONPATH."""
+        env = dict(os.environ)
+        if checkout is not None:
+            src = checkout / "src"
+            if not (src / "kamon" / "agents" / "mcts.py").is_file():
+                raise SystemExit(f"--baseline {checkout}: no src/kamon/agents/mcts.py there")
+            env["PYTHONPATH"] = str(src)
+        self.proc = subprocess.Popen([sys.executable, str(WORKER)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env)
+
+    def ask(self, job: dict[str, Any]) -> dict[str, Any]:
+        """Send one job, wait for its answer."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(job) + "\n")
+        self.proc.stdin.flush()
+        answer: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        return answer
+
+    def close(self) -> None:
+        """End the worker (it exits when its stdin closes)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+@dataclass
+class Tally:
+    """Iterations and CPU seconds summed over searches."""
+
+    iterations: int = 0
+    cpu: float = 0.0
+    searches: int = 0
+
+    def add(self, answer: dict[str, Any]) -> None:
+        """Count one search's answer."""
+        self.iterations += int(answer["iterations"])
+        self.cpu += float(answer["cpu"])
+        self.searches += 1
+
+    @property
+    def rate(self) -> float:
+        """Iterations per CPU second."""
+        return self.iterations / self.cpu if self.cpu else 0.0
+
+
+def speed(games: list[str], positions: int, seed: int, baseline: Path | None,
+          repeats: int) -> None:
+    """Print MCTS iterations per CPU second: before/after at fixed budgets, and each level.
+
+    The same positions go to this checkout and (with --baseline) to the baseline's, in
+    alternation, so both see the same load on the machine."""
+    workers = {"after": SpeedWorker(None)}
+    if baseline is not None:
+        workers["before"] = SpeedWorker(baseline)
+    try:
+        for name in games:
+            ref = REFERENCE_ITERATIONS[name]
+            tallies = {label: Tally() for label in workers}
+            levels = {level: Tally() for level in SEARCH_LEVELS}
+            for k, pos in enumerate(speed_positions(name, positions, seed)):
+                for r in range(repeats):
+                    order = sorted(workers, reverse=(k + r) % 2 == 1)
+                    for label in order:
+                        tallies[label].add(workers[label].ask({**pos, "iterations": ref}))
+                for level, tally in levels.items():
+                    answer = workers["after"].ask({**pos, "level": level})
+                    if "skipped" not in answer:
+                        tally.add(answer)
+            after = tallies["after"]
+            line = f"  {name:14} at {ref} iterations: {after.rate:7.0f} iterations/s"
+            if "before" in tallies:
+                before = tallies["before"]
+                line += (f" now, {before.rate:7.0f} before: {after.rate / before.rate:4.2f}x "
+                         f"({after.searches} searches each)")
+            print(line)
+            for level, tally in levels.items():
+                if tally.searches:
+                    print(f"  {name:14} level {level:7} {tally.rate:7.0f} iterations/s, "
+                          f"{tally.iterations / tally.searches:7.0f} iterations and "
+                          f"{tally.cpu / tally.searches:6.3f} CPU s per search")
+            sys.stdout.flush()
+    finally:
+        for w in workers.values():
+            w.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,6 +199,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1000, help="first deal's seed")
     ap.add_argument("--only", choices=("white-castle", "clansman"), default=None)
     ap.add_argument("--skip-speed", action="store_true", help="no iterations/s measurement")
+    ap.add_argument("--skip-ladder", action="store_true", help="only the speed measurement")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="another kamon checkout (e.g. a worktree at 959a145) to time "
+                         "before this one, on the same positions")
+    ap.add_argument("--speed-positions", type=int, default=8,
+                    help="positions per game for the speed measurement")
+    ap.add_argument("--repeats", type=int, default=1, help="searches per position and checkout")
     args = ap.parse_args(argv)
     print(f"hard = {LEVELS['hard'].summary}; normal = {LEVELS['normal'].summary}; "
           f"easy = {LEVELS['easy'].summary}")
@@ -112,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     print(head)
     print("-" * len(head))
     for m in MATCHUPS:
-        if args.only and m.game != args.only:
+        if args.skip_ladder or args.only and m.game != args.only:
             continue
         games = args.baseline_games if m.baseline else args.games
         hero, field, elapsed = run_matchup(m, games, args.jobs, args.seed)
@@ -123,14 +225,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{hero.cpu_per_decision:>7.3f} {elapsed:>7.0f}")
         sys.stdout.flush()
     if not args.skip_speed:
-        print(f"\nMCTS speed at the hard level ({HARD_ITERATIONS} reference iterations, "
-              "divided by the game's iteration weight), one core, CPU time:")
-        for name in ("white-castle", "clansman"):
-            if args.only and name != args.only:
-                continue
-            rate, per, its = speed(name, 6, args.seed)
-            print(f"  {name:14} {rate:8.0f} iterations/s   {its:6.0f} iterations and "
-                  f"{per:6.3f} s per search")
+        print("\nMCTS speed, one core, CPU time (the same positions for every line):")
+        games = [g for g in ("white-castle", "clansman") if not args.only or g == args.only]
+        speed(games, args.speed_positions, args.seed, args.baseline, args.repeats)
     return 0
 
 

@@ -1,18 +1,18 @@
-"""MCTS iterations per CPU second over given positions, for whichever kamon is importable.
+"""MCTS iterations per CPU second at one position, for whichever kamon is importable.
 
-Run by bench_agents.py as a subprocess, once with this checkout and once with
-PYTHONPATH pointing at another checkout's src/ (the baseline), so both are timed in
-one session on the same positions. It reads a JSON job from stdin:
+bench_agents.py starts it as a long-lived subprocess, once with this checkout and once
+with PYTHONPATH pointing at another checkout's src/ (the baseline), and sends both the
+same positions in alternation, so the two are timed in one session under the same load
+on the machine. Each stdin line is one JSON job:
 
-    {"positions": [{"game": "white-castle", "players": 4, "seed": 7, "options": {},
-                    "actions": [12, 3, ...]}, ...],
-     "configs": {"hard-900": {"iterations": 900}, "level-hard": {"level": "hard"}}}
+    {"game": "white-castle", "players": 4, "seed": 7, "options": {}, "actions": [12, ...],
+     "agent_seed": 3, "iterations": 900}          (MCTSAgent(seed, iterations=N))
+    {..., "level": "hard"}                          (that level as the checkout defines it)
 
-and prints one JSON object: per game and config, the iterations, CPU seconds and
-searches. It uses only the API every kamon version has (get_game, apply, MCTSAgent,
-LEVELS), so it times old and new code alike. An `iterations` config builds
-`MCTSAgent(seed, iterations=N, **kwargs)`; a `level` config builds that level
-(the positions' game decides its budget); configs a checkout lacks are skipped.
+and the answer is one JSON line: {"iterations": N, "cpu": seconds, "kamon": path}, or
+{"skipped": reason} when the checkout has no such level. It uses only the API every
+kamon version has (get_game, apply, MCTSAgent, LEVELS), so it times old and new code
+alike.
 """
 
 from __future__ import annotations
@@ -23,44 +23,33 @@ import time
 from typing import Any
 
 
-def measure(job: dict[str, Any]) -> dict[str, Any]:
-    """Time every config on every position; totals per (game, config)."""
+def run(job: dict[str, Any]) -> dict[str, Any]:
+    """Replay the position, search it once, and report iterations and CPU seconds."""
+    import kamon
     from kamon.agents import LEVELS, MCTSAgent
     from kamon.games import get_game
 
-    out: dict[str, Any] = {}
-    for name, cfg in job["configs"].items():
-        level = cfg.get("level")
-        if level is not None and level not in LEVELS:
-            continue
-        for k, pos in enumerate(job["positions"]):
-            game = get_game(pos["game"])
-            state = game.new_game(pos["players"], pos["seed"], **pos["options"])
-            for aid in pos["actions"]:
-                state.apply(aid)
-            seed = 1000 + k
-            if level is not None:
-                agent: Any = LEVELS[level].build(seed)
-            else:
-                agent = MCTSAgent(seed, iterations=cfg["iterations"], **cfg.get("kwargs", {}))
-            start = time.process_time()
-            agent.act(state)
-            cpu = time.process_time() - start
-            row = out.setdefault(f"{pos['game']}|{name}",
-                                 {"iterations": 0, "cpu": 0.0, "searches": 0})
-            row["iterations"] += agent.last_iterations
-            row["cpu"] += cpu
-            row["searches"] += 1
-    return out
+    level = job.get("level")
+    if level is not None and level not in LEVELS:
+        return {"skipped": f"no level {level!r} in {kamon.__file__}"}
+    state = get_game(job["game"]).new_game(job["players"], job["seed"], **job["options"])
+    for aid in job["actions"]:
+        state.apply(aid)
+    if level is not None:
+        agent: Any = LEVELS[level].build(job["agent_seed"])
+    else:
+        agent = MCTSAgent(job["agent_seed"], iterations=job["iterations"])
+    start = time.process_time()
+    agent.act(state)
+    cpu = time.process_time() - start
+    return {"iterations": agent.last_iterations, "cpu": cpu, "kamon": kamon.__file__}
 
 
 def main() -> int:
-    """Read the job from stdin, print the totals as JSON."""
-    job = json.load(sys.stdin)
-    import kamon
-
-    result = {"kamon": kamon.__file__, "totals": measure(job)}
-    print(json.dumps(result))
+    """Answer one JSON job per stdin line until stdin closes."""
+    for line in sys.stdin:
+        if line.strip():
+            print(json.dumps(run(json.loads(line))), flush=True)
     return 0
 
 

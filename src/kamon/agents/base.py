@@ -12,8 +12,9 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
 - `plan_key(state) -> hashable`: positions with equal keys are the same for greedy's
   lookahead (merges different orders of the same choices);
 - `mcts_tree_priors: bool`: MCTS puts evaluation priors on every node, not only the
-  root; `mcts_prior(state, seat) -> float` is the (cheaper) evaluation those priors
-  use (default: `evaluate`);
+  root; `mcts_prior(state, seat) -> float` is the evaluation those priors use
+  (default: read from `values()`, the mover's value minus `REL` times the best other's,
+  which also scores each child's first visit);
 - `mcts_iteration_weight: float`: what one MCTS iteration costs in this game relative
   to the reference; agents built with `scale_budget=True` (the levels) divide their
   iteration budget by it, so a level thinks about as long in every game.
@@ -34,6 +35,7 @@ from kamon.core.protocol import State
 from kamon.core.rng import Rng
 
 DEFAULT_GREEDY_DEPTH = 2
+DEFAULT_REL = 0.5  # weight of the best other clan's value in a relative evaluation
 
 
 def _score_values(state: State) -> list[float]:
@@ -68,6 +70,7 @@ class GameHooks:
     mcts_tree_priors: bool = False
     mcts_prior: Callable[[Any, int], float] | None = None
     mcts_iteration_weight: float = 1.0
+    relative_weight: float = DEFAULT_REL
 
 
 def _relative(values: Callable[[Any], list[float]]) -> Callable[[Any, int], float]:
@@ -111,7 +114,8 @@ def hooks_for(state: State) -> GameHooks:
                       mcts_tree_priors=bool(getattr(module, "mcts_tree_priors", False)),
                       mcts_prior=getattr(module, "mcts_prior", None),
                       mcts_iteration_weight=float(getattr(module, "mcts_iteration_weight",
-                                                          1.0)))
+                                                          1.0)),
+                      relative_weight=float(getattr(module, "REL", DEFAULT_REL)))
     _CACHE[cls] = found
     return found
 

@@ -48,7 +48,7 @@ AUTO = -1  # rollout depth: 0 with a game evaluation, to the end without
 class _Node:
     """A tree node: its children by action id and the statistics of the move into it."""
 
-    __slots__ = ("children", "visits", "avail", "reward", "seat", "priors")
+    __slots__ = ("children", "visits", "avail", "reward", "seat", "priors", "child_values")
 
     def __init__(self, seat: int) -> None:
         """A node reached by a move of `seat`."""
@@ -58,6 +58,9 @@ class _Node:
         self.reward = 0.0
         self.seat = seat
         self.priors: dict[int, float] | None = None  # move probabilities (tree priors)
+        # every clan's value after each move, computed for the priors: a child's first
+        # visit is scored with it instead of evaluating the same position again
+        self.child_values: dict[int, list[float]] | None = None
 
 
 class MCTSAgent:
@@ -171,17 +174,35 @@ class MCTSAgent:
                 best_u, best_a = u, a
         return best_a
 
-    def _node_priors(self, s: Any, p: int, cands: list[int], hooks: GameHooks
-                     ) -> dict[int, float]:
-        """Move probabilities at a tree node: softmax of the mover's prior evaluation."""
+    def _node_priors(self, node: _Node, s: Any, p: int, cands: list[int],
+                     hooks: GameHooks) -> dict[int, float]:
+        """Move probabilities at a tree node: softmax of the mover's evaluation of each move.
+
+        The evaluation is the game's `mcts_prior` when it has one; otherwise it is read
+        from `values()` (the mover's value minus REL times the best other's), and those
+        values are kept on the node to score each child's first visit."""
         if len(cands) == 1:
             return {cands[0]: 1.0}
-        judge = hooks.mcts_prior or hooks.evaluate
-        vals = {}
-        for a in cands:
-            child = s.clone()
-            child.apply(a)
-            vals[a] = judge(child, p)
+        vals: dict[int, float] = {}
+        if hooks.mcts_prior is not None:
+            judge = hooks.mcts_prior
+            for a in cands:
+                child = s.clone()
+                child.apply(a)
+                vals[a] = judge(child, p)
+        else:
+            values = hooks.values
+            rel = hooks.relative_weight
+            kept: dict[int, list[float]] = {}
+            for a in cands:
+                child = s.clone()
+                child.apply(a)
+                v = values(child)
+                if not child.is_over():  # an end is scored by terminal_rewards
+                    kept[a] = v
+                vals[a] = v[p] - rel * max((x for q, x in enumerate(v) if q != p),
+                                           default=0.0)
+            node.child_values = kept
         top = max(vals.values())
         weights = {a: math.exp(max(-50.0, (v - top) / self.prior_temperature))
                    for a, v in vals.items()}
@@ -204,7 +225,7 @@ class MCTSAgent:
             p = s.to_move
             cands = hooks.candidates(s)
             if node.priors is None:
-                node.priors = self._node_priors(s, p, cands, hooks)
+                node.priors = self._node_priors(node, s, p, cands, hooks)
             priors = node.priors
             children = node.children
             total = 0
@@ -231,11 +252,20 @@ class MCTSAgent:
             child = children.get(best_a)
             if child is None:
                 child = children[best_a] = _Node(p)
-            s.apply(best_a)
             path.append(child)
-            node = child
             if child.visits == 0:
+                known = node.child_values
+                if known is not None and best_a in known and self._cutoff(hooks) == 0:
+                    # scored when the priors were computed: no need to play the move
+                    rewards = margin_rewards(known[best_a], self.temperature)
+                    for nd in path[1:]:
+                        nd.visits += 1
+                        nd.reward += rewards[nd.seat]
+                    return
+                s.apply(best_a)
                 break
+            s.apply(best_a)
+            node = child
         rewards = self._rollout(s, hooks, rng)
         for nd in path[1:]:
             nd.visits += 1
@@ -293,12 +323,16 @@ class MCTSAgent:
             nd.visits += 1
             nd.reward += rewards[nd.seat]
 
+    def _cutoff(self, hooks: GameHooks) -> int | None:
+        """Rollout decisions before scoring: the setting, or AUTO's choice for the game."""
+        if self.rollout_depth == AUTO:
+            return 0 if hooks.has_evaluation else None
+        return self.rollout_depth
+
     def _rollout(self, s: Any, hooks: GameHooks, rng: Rng) -> list[float]:
         """Play on by the rollout policy, then the reward of every clan."""
         steps = 0
-        limit = self.rollout_depth
-        if limit == AUTO:
-            limit = 0 if hooks.has_evaluation else None
+        limit = self._cutoff(hooks)
         greedy = self.rollout == "greedy"
         while not s.is_over() and (limit is None or steps < limit):
             p = s.to_move

@@ -28,9 +28,10 @@ policy: marry their own first free card, obtain 1 Tadokoro; the seat's own marri
 still to come, likewise) and the turn is planned. That makes a marriage choice
 meaningful. It then subtracts REL times the best other seat's value.
 
-MCTS puts priors on every tree node from `mcts_prior` (evaluate without the outlook,
-which would be too slow there); an iteration then costs about `mcts_iteration_weight`
-times a plain one, which the levels' iteration budgets account for.
+MCTS puts priors on every tree node from `values()` (the mover's value minus REL times
+the best other's: evaluate without the outlook, which would be too slow there); an
+iteration then costs about `mcts_iteration_weight` times a plain one, which the levels'
+iteration budgets account for.
 
 `determinize` sorts the century piles before re-shuffling them, so a sample never
 depends on their real order.
@@ -307,12 +308,6 @@ def evaluate(state: ClansmanState, seat: int) -> float:
     mine = ahead if ahead is not None else seat_value(state, seat, totals[seat])
     others = [seat_value(state, q, totals[q]) for q in range(state.n) if q != seat]
     return mine - REL * max(others, default=0.0)
-
-
-def mcts_prior(state: ClansmanState, seat: int) -> float:
-    """evaluate() without the outlook: cheap enough for priors at every MCTS node."""
-    vals = values(state)
-    return vals[seat] - REL * max((v for q, v in enumerate(vals) if q != seat), default=0.0)
 
 
 def candidates(state: ClansmanState) -> list[int]:
