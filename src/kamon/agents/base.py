@@ -7,6 +7,8 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
 - `candidates(state) -> list[int]`: the legal action ids worth searching;
 - `determinize(state, seat, rng) -> State`: a sample of the hidden information that
   depends on the seat's view and the rng only (not on the real hidden order);
+- `sampler(state, seat) -> (rng -> State)`: the same samples, with what they share
+  prepared once (a search draws one per iteration from the same position);
 - `greedy_depth: int`: how many of its own consecutive decisions greedy looks ahead
   (default 2; a large number means a whole run of own decisions, such as a turn);
 - `plan_key(state) -> hashable`: positions with equal keys are the same for greedy's
@@ -56,6 +58,17 @@ def _determinize(state: State, seat: int | None, rng: Rng) -> State:
     return state.determinize(seat, rng)
 
 
+def _sampler_of(determinize: Callable[[Any, int | None, Rng], Any]
+                ) -> Callable[[Any, int | None], Callable[[Rng], Any]]:
+    """sampler() from determinize(): nothing prepared, every sample made from scratch."""
+
+    def sampler(state: Any, seat: int | None) -> Callable[[Rng], Any]:
+        """Samples of `state` from `seat`'s view, one per rng."""
+        return lambda rng: determinize(state, seat, rng)
+
+    return sampler
+
+
 @dataclass(frozen=True)
 class GameHooks:
     """A game's evaluation hooks (or the generic fallbacks)."""
@@ -65,6 +78,7 @@ class GameHooks:
     candidates: Callable[[Any], list[int]]
     determinize: Callable[[Any, int | None, Rng], Any]
     has_evaluation: bool
+    sampler: Callable[[Any, int | None], Callable[[Rng], Any]] | None = None
     greedy_depth: int = DEFAULT_GREEDY_DEPTH
     plan_key: Callable[[Any], Any] | None = None
     mcts_tree_priors: bool = False
@@ -107,8 +121,10 @@ def hooks_for(state: State) -> GameHooks:
     evaluate = getattr(module, "evaluate", None) or _relative(values)
     candidates = getattr(module, "candidates", None) or _legal_ids
     determinize = getattr(module, "determinize", None) or _determinize
+    sampler = getattr(module, "sampler", None) or _sampler_of(determinize)
     found = GameHooks(values, evaluate, candidates, determinize,
                       has_evaluation=module is not None and hasattr(module, "values"),
+                      sampler=sampler,
                       greedy_depth=int(getattr(module, "greedy_depth", DEFAULT_GREEDY_DEPTH)),
                       plan_key=getattr(module, "plan_key", None),
                       mcts_tree_priors=bool(getattr(module, "mcts_tree_priors", False)),

@@ -122,6 +122,8 @@ class MCTSAgent:
         tree = self.tree_priors if self.tree_priors is not None else hooks.mcts_tree_priors
         if tree and priors is not None:
             root.priors = priors
+        assert hooks.sampler is not None
+        sample = hooks.sampler(state, seat)
         n = 0
         while True:
             if budget is not None and n >= budget:
@@ -129,9 +131,9 @@ class MCTSAgent:
             if deadline is not None and n and time.perf_counter() >= deadline:
                 break
             if tree and priors is not None:
-                self._iterate_puct(state, seat, root, hooks, rng)
+                self._iterate_puct(sample(rng.spawn()), root, hooks, rng)
             else:
-                self._iterate(state, seat, root, hooks, rng, priors)
+                self._iterate(sample(rng.spawn()), seat, root, hooks, rng, priors)
             n += 1
         self.last_iterations = n
         best = max(root.children.items(),
@@ -209,15 +211,14 @@ class MCTSAgent:
         total = sum(weights.values())
         return {a: w / total for a, w in weights.items()}
 
-    def _iterate_puct(self, root_state: State, seat: int, root: _Node, hooks: GameHooks,
-                      rng: Rng) -> None:
+    def _iterate_puct(self, s: Any, root: _Node, hooks: GameHooks, rng: Rng) -> None:
         """One iteration with priors at every node: PUCT down to a new node, score it, back up.
 
         A node's priors are the softmax of its mover's one-decision evaluation of each
         move (computed the first time the search passes through it), so every seat is
         expected to play roughly as greedy would and the tree goes deeper along such lines.
+        `s` is this iteration's determinization of the root.
         """
-        s: Any = hooks.determinize(root_state, seat, rng.spawn())
         node = root
         path = [root]
         cp = self.c_puct
@@ -271,10 +272,9 @@ class MCTSAgent:
             nd.visits += 1
             nd.reward += rewards[nd.seat]
 
-    def _iterate(self, root_state: State, seat: int, root: _Node, hooks: GameHooks,
-                 rng: Rng, priors: dict[int, float] | None = None) -> None:
-        """One iteration: determinize, select, expand, roll out, back up."""
-        s: Any = hooks.determinize(root_state, seat, rng.spawn())
+    def _iterate(self, s: Any, seat: int, root: _Node, hooks: GameHooks, rng: Rng,
+                 priors: dict[int, float] | None = None) -> None:
+        """One iteration from `s`, a fresh determinization: select, expand, roll out, back up."""
         node = root
         path = [root]
         c = self.c

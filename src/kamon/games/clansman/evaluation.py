@@ -40,6 +40,7 @@ depends on their real order.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from kamon.core.rng import Rng
 from kamon.games.clansman import actions as A
@@ -315,11 +316,26 @@ def candidates(state: ClansmanState) -> list[int]:
     return state.legal_ids()
 
 
-def determinize(state: ClansmanState, seat: int | None,
-                rng: Rng | random.Random) -> ClansmanState:
-    """A state consistent with the seat's view whose sample depends on the view and rng only."""
+def _canonical(state: ClansmanState) -> ClansmanState:
+    """A copy whose hidden parts are in a canonical order (and without the log, which
+    search samples never read), so that samples depend on the view and the rng only."""
     canon = state.clone()
     for pile in canon.piles:
         pile.sort()
     canon.rng = Rng(0)
-    return canon.determinize(seat, rng)
+    canon.events = []
+    canon.history = []
+    return canon
+
+
+def determinize(state: ClansmanState, seat: int | None,
+                rng: Rng | random.Random) -> ClansmanState:
+    """A state consistent with the seat's view whose sample depends on the view and rng only."""
+    return _canonical(state).determinize(seat, rng)
+
+
+def sampler(state: ClansmanState, seat: int | None
+            ) -> Callable[[Rng | random.Random], ClansmanState]:
+    """determinize() for many samples of one position: the canonical copy is made once."""
+    canon = _canonical(state)
+    return lambda rng: canon.determinize(seat, rng)

@@ -29,6 +29,7 @@ may see and on its own seed only.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from kamon.core.rng import Rng
@@ -411,12 +412,27 @@ def candidates(state: WhiteCastleState) -> list[int]:
     return kept or ids
 
 
-def determinize(state: WhiteCastleState, seat: int | None,
-                rng: Rng | random.Random) -> WhiteCastleState:
-    """A state consistent with the seat's view whose sample depends on the view and rng only."""
+def _canonical(state: WhiteCastleState) -> WhiteCastleState:
+    """A copy whose hidden parts are in a canonical order (and without the log, which
+    search samples never read), so that samples depend on the view and the rng only."""
     canon = state.clone()
     canon.steward_deck.sort()
     canon.diplomat_deck.sort()
     canon.solo_deck.sort()
     canon.rng = Rng(0)
-    return canon.determinize(seat, rng)
+    canon.events = []
+    canon.history = []
+    return canon
+
+
+def determinize(state: WhiteCastleState, seat: int | None,
+                rng: Rng | random.Random) -> WhiteCastleState:
+    """A state consistent with the seat's view whose sample depends on the view and rng only."""
+    return _canonical(state).determinize(seat, rng)
+
+
+def sampler(state: WhiteCastleState, seat: int | None
+            ) -> Callable[[Rng | random.Random], WhiteCastleState]:
+    """determinize() for many samples of one position: the canonical copy is made once."""
+    canon = _canonical(state)
+    return lambda rng: canon.determinize(seat, rng)
