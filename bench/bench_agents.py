@@ -93,7 +93,7 @@ def speed_positions(game_name: str, count: int, seed: int) -> list[dict[str, Any
             state.apply(bots[p % 4].act(state))
         if state.is_over() or len(state.legal_actions()) < 2:
             continue
-        history: list[int] = list(getattr(state, "history"))
+        history: list[int] = list(state.history)
         out.append({"game": game_name, "players": 4, "seed": seed + k, "options": {},
                     "actions": history, "agent_seed": seed + k})
     return out

@@ -7,6 +7,13 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
 - `candidates(state) -> list[int]`: the legal action ids worth searching;
 - `determinize(state, seat, rng) -> State`: a sample of the hidden information that
   depends on the seat's view and the rng only (not on the real hidden order);
+- `fresh_evaluation() -> (values, evaluate)`: the two with shared memories, for the
+  states of one search or one decision (all of one game), e.g. of the clans a move
+  leaves unchanged; the same results, sooner;
+- `hidden(state) -> hashable`: the hidden information as it stands (deck orders, the
+  RNG); a move that leaves it unchanged used none of it, so its outcome is the same in
+  every determinization (MCTS then keeps the position on its node instead of replaying
+  the moves on every iteration; without it, it replays them);
 - `sampler(state, seat) -> (rng -> State)`: the same samples, with what they share
   prepared once (a search draws one per iteration from the same position);
 - `greedy_depth: int`: how many of its own consecutive decisions greedy looks ahead
@@ -79,6 +86,9 @@ class GameHooks:
     determinize: Callable[[Any, int | None, Rng], Any]
     has_evaluation: bool
     sampler: Callable[[Any, int | None], Callable[[Rng], Any]] | None = None
+    fresh_evaluation: Callable[[], tuple[Callable[[Any], list[float]],
+                                         Callable[[Any, int], float]]] | None = None
+    hidden: Callable[[Any], Any] | None = None
     greedy_depth: int = DEFAULT_GREEDY_DEPTH
     plan_key: Callable[[Any], Any] | None = None
     mcts_tree_priors: bool = False
@@ -125,6 +135,9 @@ def hooks_for(state: State) -> GameHooks:
     found = GameHooks(values, evaluate, candidates, determinize,
                       has_evaluation=module is not None and hasattr(module, "values"),
                       sampler=sampler,
+                      hidden=getattr(module, "hidden", None),
+                      fresh_evaluation=getattr(module, "fresh_evaluation", None)
+                      or (lambda: (values, evaluate)),
                       greedy_depth=int(getattr(module, "greedy_depth", DEFAULT_GREEDY_DEPTH)),
                       plan_key=getattr(module, "plan_key", None),
                       mcts_tree_priors=bool(getattr(module, "mcts_tree_priors", False)),

@@ -18,6 +18,7 @@ broken by the agent's own seeded RNG, so the same seed gives the same game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kamon.agents.base import GameHooks, hooks_for, require_seat
@@ -53,7 +54,10 @@ class GreedyAgent:
         hooks = hooks_for(state)
         sample = hooks.determinize(state, seat, self.rng.spawn())
         depth = self.depth if self.depth is not None else hooks.greedy_depth
-        aid = choose(sample, seat, hooks, depth, self.rng, self.epsilon, self.max_nodes)
+        assert hooks.fresh_evaluation is not None
+        evaluate = hooks.fresh_evaluation()[1]
+        aid = choose(sample, seat, hooks, depth, self.rng, self.epsilon, self.max_nodes,
+                     evaluate)
         return next(a for a in legal if a.id == aid)
 
     def __repr__(self) -> str:
@@ -62,14 +66,16 @@ class GreedyAgent:
 
 
 def choose(state: State, seat: int, hooks: GameHooks, depth: int, rng: Rng,
-           epsilon: float = 0.0, max_nodes: int = MAX_NODES) -> int:
-    """The candidate id with the best lookahead value on a full (determinized) state."""
+           epsilon: float = 0.0, max_nodes: int = MAX_NODES,
+           evaluate: Callable[[Any, int], float] | None = None) -> int:
+    """The candidate id with the best lookahead value on a full (determinized) state
+    (judged by `evaluate`, the game's by default)."""
     cands = hooks.candidates(state)
     if len(cands) == 1:
         return cands[0]
     if epsilon and rng.random() < epsilon:
         return rng.choice(cands)
-    search = _Lookahead(seat, hooks, max_nodes)
+    search = _Lookahead(seat, hooks, max_nodes, evaluate)
     best: list[int] = []
     best_v = float("-inf")
     for aid in cands:
@@ -86,10 +92,13 @@ def choose(state: State, seat: int, hooks: GameHooks, depth: int, rng: Rng,
 class _Lookahead:
     """Depth-limited search of one seat's own consecutive decisions (transpositions merged)."""
 
-    def __init__(self, seat: int, hooks: GameHooks, max_nodes: int) -> None:
-        """Search for `seat` with the game's hooks, expanding at most max_nodes positions."""
+    def __init__(self, seat: int, hooks: GameHooks, max_nodes: int,
+                 evaluate: Callable[[Any, int], float] | None = None) -> None:
+        """Search for `seat` with the game's hooks (and `evaluate`, the game's by default),
+        expanding at most max_nodes positions."""
         self.seat = seat
         self.hooks = hooks
+        self.evaluate = evaluate or hooks.evaluate
         self.budget = max_nodes
         self.memo: dict[Any, float] = {}
 
@@ -97,7 +106,7 @@ class _Lookahead:
         """The best evaluation reachable in `depth` more of the seat's own decisions."""
         hooks = self.hooks
         if depth <= 0 or state.to_move != self.seat or self.budget <= 0:
-            return hooks.evaluate(state, self.seat)
+            return self.evaluate(state, self.seat)
         key = None
         if hooks.plan_key is not None:
             key = (hooks.plan_key(state), depth)
@@ -116,6 +125,7 @@ class _Lookahead:
 
 
 def lookahead(state: State, seat: int, hooks: GameHooks, depth: int,
-              max_nodes: int = MAX_NODES) -> float:
+              max_nodes: int = MAX_NODES,
+              evaluate: Callable[[Any, int], float] | None = None) -> float:
     """The best evaluation reachable in `depth` more of the seat's own consecutive decisions."""
-    return _Lookahead(seat, hooks, max_nodes).value(state, depth)
+    return _Lookahead(seat, hooks, max_nodes, evaluate).value(state, depth)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from kamon.agents.base import GameHooks, hooks_for, require_seat
@@ -43,12 +44,14 @@ from kamon.core.rng import Rng
 
 ROLLOUTS = ("random", "greedy")
 AUTO = -1  # rollout depth: 0 with a game evaluation, to the end without
+MAX_KEPT = 40_000  # positions a search keeps on its nodes at most (memory)
 
 
 class _Node:
     """A tree node: its children by action id and the statistics of the move into it."""
 
-    __slots__ = ("children", "visits", "avail", "reward", "seat", "priors", "child_values")
+    __slots__ = ("children", "visits", "avail", "reward", "seat", "priors", "child_values",
+                 "state", "cands", "child_states")
 
     def __init__(self, seat: int) -> None:
         """A node reached by a move of `seat`."""
@@ -61,6 +64,13 @@ class _Node:
         # every clan's value after each move, computed for the priors: a child's first
         # visit is scored with it instead of evaluating the same position again
         self.child_values: dict[int, list[float]] | None = None
+        # the position here, kept when no hidden information was used on the way from the
+        # root (it is then the same in every determinization), with its search candidates;
+        # and the positions after each move, kept that way by the priors until a child
+        # node is made for them
+        self.state: Any = None
+        self.cands: list[int] | None = None
+        self.child_states: dict[int, Any] | None = None
 
 
 class MCTSAgent:
@@ -94,6 +104,10 @@ class MCTSAgent:
         self.scale_budget = scale_budget
         self.rng = Rng(seed)
         self.last_iterations = 0  # iterations of the last search (for benchmarks)
+        # the search's values() and evaluate() (with memories for one search)
+        self._values: Callable[[Any], list[float]] = lambda s: []
+        self._evaluate: Callable[[Any, int], float] = lambda s, q: 0.0
+        self._stored = 0  # positions kept on nodes in this search
 
     def act(self, state: State) -> Action:
         """The most visited root action after the search budget is spent."""
@@ -118,12 +132,21 @@ class MCTSAgent:
         budget = self.iterations
         if budget is not None and self.scale_budget:
             budget = max(1, round(budget / hooks.mcts_iteration_weight))
-        priors = self._priors(state, seat, root_cands, hooks, rng) if self.prior else None
+        assert hooks.sampler is not None and hooks.fresh_evaluation is not None
+        sample = hooks.sampler(state, seat)
+        self._values, self._evaluate = hooks.fresh_evaluation()
+        self._stored = 0
+        priors = None
+        if self.prior:
+            first = sample(rng.spawn())
+            tree = self.tree_priors if self.tree_priors is not None else \
+                hooks.mcts_tree_priors
+            if tree and hooks.hidden is not None:
+                root.state = first
+            priors = self._softmax(root, first, seat, root_cands, hooks, hooks.greedy_depth)
         tree = self.tree_priors if self.tree_priors is not None else hooks.mcts_tree_priors
         if tree and priors is not None:
             root.priors = priors
-        assert hooks.sampler is not None
-        sample = hooks.sampler(state, seat)
         n = 0
         while True:
             if budget is not None and n >= budget:
@@ -131,7 +154,7 @@ class MCTSAgent:
             if deadline is not None and n and time.perf_counter() >= deadline:
                 break
             if tree and priors is not None:
-                self._iterate_puct(sample(rng.spawn()), root, hooks, rng)
+                self._iterate_puct(root, seat, hooks, rng, sample)
             else:
                 self._iterate(sample(rng.spawn()), seat, root, hooks, rng, priors)
             n += 1
@@ -141,20 +164,21 @@ class MCTSAgent:
                                    -kv[0]))
         return best[0]
 
-    def _priors(self, state: State, seat: int, cands: list[int], hooks: GameHooks,
-                rng: Rng) -> dict[int, float]:
-        """Root move probabilities from greedy's lookahead values (softmax, on one sample)."""
-        sample: Any = hooks.determinize(state, seat, rng.spawn())
-        return self._softmax(sample, seat, cands, hooks, hooks.greedy_depth)
-
-    def _softmax(self, sample: Any, seat: int, cands: list[int], hooks: GameHooks,
-                 depth: int) -> dict[int, float]:
-        """Move probabilities: softmax of each move's lookahead value for the mover."""
+    def _softmax(self, node: _Node, sample: Any, seat: int, cands: list[int],
+                 hooks: GameHooks, depth: int) -> dict[int, float]:
+        """Move probabilities: softmax of each move's lookahead value for the mover (and,
+        when `sample` is the node's kept position, the positions after the moves kept)."""
+        keep = hooks.hidden if sample is node.state else None
+        hidden = keep(sample) if keep is not None else None
+        states: dict[int, Any] = {}
         vals = {}
         for a in cands:
             child = sample.clone()
             child.apply(a)
-            vals[a] = lookahead(child, seat, hooks, depth - 1)
+            vals[a] = lookahead(child, seat, hooks, depth - 1, evaluate=self._evaluate)
+            if keep is not None:
+                self._keep(states, a, child, keep, hidden)
+        node.child_states = states or None
         top = max(vals.values())
         weights = {a: math.exp(max(-50.0, (v - top) / self.prior_temperature))
                    for a, v in vals.items()}
@@ -182,51 +206,82 @@ class MCTSAgent:
 
         The evaluation is the game's `mcts_prior` when it has one; otherwise it is read
         from `values()` (the mover's value minus REL times the best other's), and those
-        values are kept on the node to score each child's first visit."""
+        values are kept on the node to score each child's first visit. When `s` is the
+        node's kept position, the positions after the moves that use no hidden
+        information are kept too (see _Node)."""
+        keep = hooks.hidden if s is node.state else None
+        hidden = keep(s) if keep is not None else None
+        states: dict[int, Any] = {}
         if len(cands) == 1:
+            if keep is not None:
+                child = s.clone()
+                child.apply(cands[0])
+                self._keep(states, cands[0], child, keep, hidden)
+                node.child_states = states or None
             return {cands[0]: 1.0}
         vals: dict[int, float] = {}
-        if hooks.mcts_prior is not None:
-            judge = hooks.mcts_prior
-            for a in cands:
-                child = s.clone()
-                child.apply(a)
+        kept: dict[int, list[float]] = {}
+        judge = hooks.mcts_prior
+        values = self._values
+        rel = hooks.relative_weight
+        for a in cands:
+            child = s.clone()
+            child.apply(a)
+            if judge is not None:
                 vals[a] = judge(child, p)
-        else:
-            values = hooks.values
-            rel = hooks.relative_weight
-            kept: dict[int, list[float]] = {}
-            for a in cands:
-                child = s.clone()
-                child.apply(a)
+            else:
                 v = values(child)
                 if not child.is_over():  # an end is scored by terminal_rewards
                     kept[a] = v
                 vals[a] = v[p] - rel * max((x for q, x in enumerate(v) if q != p),
                                            default=0.0)
-            node.child_values = kept
+            if keep is not None:
+                self._keep(states, a, child, keep, hidden)
+        node.child_values = kept or None
+        node.child_states = states or None
         top = max(vals.values())
         weights = {a: math.exp(max(-50.0, (v - top) / self.prior_temperature))
                    for a, v in vals.items()}
         total = sum(weights.values())
         return {a: w / total for a, w in weights.items()}
 
-    def _iterate_puct(self, s: Any, root: _Node, hooks: GameHooks, rng: Rng) -> None:
+    def _keep(self, states: dict[int, Any], a: int, child: Any,
+              hidden: Callable[[Any], Any], before: Any) -> None:
+        """Keep the position after move a if the move used no hidden information."""
+        if self._stored < MAX_KEPT and hidden(child) == before:
+            states[a] = child
+            self._stored += 1
+
+    def _iterate_puct(self, root: _Node, seat: int, hooks: GameHooks, rng: Rng,
+                      sample: Callable[[Rng], Any]) -> None:
         """One iteration with priors at every node: PUCT down to a new node, score it, back up.
 
         A node's priors are the softmax of its mover's one-decision evaluation of each
         move (computed the first time the search passes through it), so every seat is
         expected to play roughly as greedy would and the tree goes deeper along such lines.
-        `s` is this iteration's determinization of the root.
+        Where the nodes keep their positions (no hidden information used since the root)
+        the walk needs no determinization and plays no move; from the first node without
+        one, it continues on a fresh determinization of the last kept position (a fresh
+        one of the root when there is none), as plain SO-ISMCTS would.
         """
         node = root
         path = [root]
+        s: Any = None if root.state is not None else sample(rng.spawn())
         cp = self.c_puct
-        while not s.is_over():
-            p = s.to_move
-            cands = hooks.candidates(s)
+        cutoff = self._cutoff(hooks)
+        while True:
+            here = s if s is not None else node.state
+            if here.is_over():
+                break
+            p = here.to_move
+            if s is None:
+                cands = node.cands
+                if cands is None:
+                    cands = node.cands = hooks.candidates(here)
+            else:
+                cands = hooks.candidates(here)
             if node.priors is None:
-                node.priors = self._node_priors(node, s, p, cands, hooks)
+                node.priors = self._node_priors(node, here, p, cands, hooks)
             priors = node.priors
             children = node.children
             total = 0
@@ -253,24 +308,43 @@ class MCTSAgent:
             child = children.get(best_a)
             if child is None:
                 child = children[best_a] = _Node(p)
+                if s is None and node.child_states is not None:
+                    child.state = node.child_states.pop(best_a, None)
             path.append(child)
             if child.visits == 0:
                 known = node.child_values
-                if known is not None and best_a in known and self._cutoff(hooks) == 0:
+                if known is not None and best_a in known and cutoff == 0:
                     # scored when the priors were computed: no need to play the move
-                    rewards = margin_rewards(known[best_a], self.temperature)
-                    for nd in path[1:]:
-                        nd.visits += 1
-                        nd.reward += rewards[nd.seat]
+                    self._backup(path, margin_rewards(known[best_a], self.temperature))
                     return
-                s.apply(best_a)
-                break
+            if s is None and child.state is not None and (child.visits or cutoff == 0):
+                node = child  # still on kept positions
+                if child.visits == 0:
+                    break
+                continue
+            if s is None:
+                s = hooks.determinize(node.state, seat, rng.spawn())
             s.apply(best_a)
             node = child
-        rewards = self._rollout(s, hooks, rng)
+            if child.visits == 0:
+                break
+        if s is None:  # a kept position: scored as it stands (cutoff 0 or the end)
+            self._backup(path, self._score(node.state))
+            return
+        self._backup(path, self._rollout(s, hooks, rng))
+
+    @staticmethod
+    def _backup(path: list[_Node], rewards: list[float]) -> None:
+        """Count a visit and the mover's reward in every node below the root."""
         for nd in path[1:]:
             nd.visits += 1
             nd.reward += rewards[nd.seat]
+
+    def _score(self, s: Any) -> list[float]:
+        """Every clan's reward at a position as it stands (the end, or the evaluation)."""
+        if s.is_over():
+            return terminal_rewards(s, self.temperature)
+        return margin_rewards(self._values(s), self.temperature)
 
     def _iterate(self, s: Any, seat: int, root: _Node, hooks: GameHooks, rng: Rng,
                  priors: dict[int, float] | None = None) -> None:
@@ -337,7 +411,7 @@ class MCTSAgent:
         while not s.is_over() and (limit is None or steps < limit):
             p = s.to_move
             if greedy:
-                a = choose(s, p, hooks, 1, rng, self.epsilon)
+                a = choose(s, p, hooks, 1, rng, self.epsilon, evaluate=self._evaluate)
             else:
                 cands = hooks.candidates(s)
                 a = cands[0] if len(cands) == 1 else rng.choice(cands)
@@ -345,7 +419,7 @@ class MCTSAgent:
             steps += 1
         if s.is_over():
             return terminal_rewards(s, self.temperature)
-        return margin_rewards(hooks.values(s), self.temperature)
+        return margin_rewards(self._values(s), self.temperature)
 
 
 def _sigmoid(x: float) -> float:

@@ -395,6 +395,61 @@ def values(state: WhiteCastleState) -> list[float]:
     return [clan_value(state, q) for q in range(len(state.clans))]
 
 
+def _clan_key(state: WhiteCastleState, q: int, frames: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Everything clan_value reads for clan q, given its frames on the decision stack.
+
+    The game's fixed setup (gardens, yards, Well and die tiles, the Daimyo card) is left
+    out: keys are only compared within one game (see search_values)."""
+    c = state.clans[q]
+    key: tuple[Any, ...] = (
+        q, c.coins, c.seals, c.cp, c.pos, c.card, tuple(c.res), tuple(c.left),
+        tuple(c.courtiers), tuple(c.warriors), tuple(c.lantern), state.placements[q],
+        state.round, tuple(q in g for g in state.garden_workers), tuple(state.room_cards),
+        tuple(state.fired))
+    if frames:
+        key += (frames, turns_left(state, q), tuple(state.daimyo_slots), state.held,
+                tuple(tuple(sp) for sp in state.spaces) if state.held is not None else None)
+    return key
+
+
+SEARCH_MEMO = 200_000  # entries a search's memory of clan values keeps at most
+
+
+def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
+                                Callable[[WhiteCastleState, int], float]]:
+    """values() and evaluate() for the states of one search or one decision (one game),
+    sharing a memory: each clan is valued once per
+    distinct key (`_clan_key`), so a move is paid for only in the clans it changes, and a
+    position reached again (another order of the same choices, the same child under
+    another determinization) is not valued twice."""
+    memo: dict[tuple[Any, ...], float] = {}
+
+    def memo_values(state: WhiteCastleState) -> list[float]:
+        """Every clan's value, each from the memory when its key was seen before."""
+        if state.phase == "over":
+            return values(state)
+        stack = state.stack
+        out = []
+        for q in range(len(state.clans)):
+            frames = tuple(f for f in stack if f[1] == q)
+            key = _clan_key(state, q, frames)
+            v = memo.get(key)
+            if v is None:
+                if len(memo) >= SEARCH_MEMO:
+                    memo.clear()
+                v = memo[key] = clan_value(state, q)
+            out.append(v)
+        return out
+
+    def memo_evaluate(state: WhiteCastleState, seat: int) -> float:
+        """evaluate() from the memory."""
+        vals = memo_values(state)
+        others = [v for q, v in enumerate(vals) if q != seat]
+        return vals[seat] - REL * max(others, default=0.0)
+
+    return memo_values, memo_evaluate
+
+
 def evaluate(state: WhiteCastleState, seat: int) -> float:
     """The seat's estimated final points minus REL times the best rival's."""
     vals = values(state)
@@ -410,6 +465,13 @@ def candidates(state: WhiteCastleState) -> list[int]:
         return ids
     kept = [a for a in ids if a not in EXCHANGES]
     return kept or ids
+
+
+def hidden(state: WhiteCastleState) -> tuple[Any, ...]:
+    """The hidden information as it stands (deck orders and the RNG): a move that leaves
+    it unchanged drew no card and rolled no die, so search may reuse its outcome."""
+    return (state.rng.state, tuple(state.steward_deck), tuple(state.diplomat_deck),
+            tuple(state.solo_deck))
 
 
 def _canonical(state: WhiteCastleState) -> WhiteCastleState:
