@@ -32,6 +32,7 @@ machine's speed, so the named levels use iteration budgets.
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 from collections.abc import Callable
@@ -120,7 +121,21 @@ class MCTSAgent:
         return next(a for a in legal if a.id == aid)
 
     def search(self, state: State, seat: int) -> int:
-        """Run the search from `state` for `seat` and return the chosen action id."""
+        """Run the search from `state` for `seat` and return the chosen action id.
+
+        Python's cyclic garbage collector is paused meanwhile: a search allocates many
+        small objects and no cycles, and the collector's passes over the growing tree cost
+        a third of the time; anything collectable is collected once it runs again."""
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search(state, seat)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _search(self, state: State, seat: int) -> int:
+        """The search itself (see search)."""
         hooks = hooks_for(state)
         rng = self.rng.spawn()
         root = _Node(seat)
