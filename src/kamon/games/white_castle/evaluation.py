@@ -350,11 +350,18 @@ def clan_value(state: WhiteCastleState, q: int) -> float:
     """Clan q's estimated final clan points (see the module docstring)."""
     if state.phase == "over":
         return float(state.scores()[q]["total"])
-    s = state
+    ctx = _Ctx(state, q, _Units(state.clans[q], turns_left(state, q)))
+    return _pending(ctx, _standing(ctx))
+
+
+def _standing(ctx: _Ctx) -> float:
+    """A clan's value but for its decisions begun (points, stores, potential)."""
+    s = ctx.s
+    q = ctx.q
+    u = ctx.u
     d = s.data
     c = s.clans[q]
-    tl = turns_left(s, q)
-    u = _Units(c, tl)
+    tl = u.turns_left
     f = u.f
     inside = sum(1 for loc in c.courtiers if loc > 0)
     yards = sum(d.yard_values[y] for y in c.warriors)
@@ -374,7 +381,6 @@ def clan_value(state: WhiteCastleState, q: int) -> float:
         end_res = sum(2 if r >= 7 else 1 if r >= 3 else 0 for r in c.res)
         v += f * (W_COIN * c.coins + W_SEAL * c.seals) + (1 - f) * end_store
         v += f * W_RES * sum(min(r, MAX_RESOURCE) for r in c.res) + (1 - f) * end_res
-    ctx = _Ctx(s, q, u)
     if tl and not rival:
         v += LEFT_DIE * tl * ctx.lantern()
     if rounds_after > 0 and not rival:
@@ -383,9 +389,17 @@ def clan_value(state: WhiteCastleState, q: int) -> float:
             if q in s.garden_workers[g]:
                 v += GARDEN_FIRES * rounds_after * ctx.effects(
                     gardens[s.garden_cards[g]].effects, 1)
-    for fr in s.stack:
+    return v
+
+
+def _pending(ctx: _Ctx, v: float) -> float:
+    """v plus what the clan's decisions begun (its frames on the stack) will bring."""
+    if ctx.q == ctx.s.rival:
+        return v
+    q = ctx.q
+    for fr in ctx.s.stack:
         if fr[1] == q and fr[0] not in ("rival_turn", "rival_actions", "rival_room",
-                                         "rival_garden") and not rival:
+                                         "rival_garden"):
             v += ctx.frame(fr)
     return v
 
@@ -395,59 +409,75 @@ def values(state: WhiteCastleState) -> list[float]:
     return [clan_value(state, q) for q in range(len(state.clans))]
 
 
-def _clan_key(state: WhiteCastleState, q: int, frames: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Everything clan_value reads for clan q, given its frames on the decision stack.
+def _clan_key(state: WhiteCastleState, q: int) -> tuple[Any, ...]:
+    """Everything _standing reads for clan q but its turns left (the frames aside).
 
     The game's fixed setup (gardens, yards, Well and die tiles, the Daimyo card) is left
-    out: keys are only compared within one game (see search_values)."""
+    out: keys are only compared within one game (see fresh_evaluation)."""
     c = state.clans[q]
-    key: tuple[Any, ...] = (
-        q, c.coins, c.seals, c.cp, c.pos, c.card, tuple(c.res), tuple(c.left),
-        tuple(c.courtiers), tuple(c.warriors), tuple(c.lantern), state.placements[q],
-        state.round, tuple(q in g for g in state.garden_workers), tuple(state.room_cards),
-        tuple(state.fired))
-    if frames:
-        key += (frames, turns_left(state, q), tuple(state.daimyo_slots), state.held,
-                tuple(tuple(sp) for sp in state.spaces) if state.held is not None else None)
-    return key
+    return (q, c.coins, c.seals, c.cp, c.pos, c.card, tuple(c.res), tuple(c.left),
+            tuple(c.courtiers), tuple(c.warriors), tuple(c.lantern), state.placements[q],
+            state.round, tuple(q in g for g in state.garden_workers), tuple(state.room_cards),
+            tuple(state.fired))
 
 
-SEARCH_MEMO = 200_000  # entries a search's memory of clan values keeps at most
+MEMO_LIMIT = 200_000  # entries a memory of clan values keeps at most (then it starts again)
 
 
 def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
                                 Callable[[WhiteCastleState, int], float]]:
     """values() and evaluate() for the states of one search or one decision (one game),
-    sharing a memory: each clan is valued once per
-    distinct key (`_clan_key`), so a move is paid for only in the clans it changes, and a
-    position reached again (another order of the same choices, the same child under
-    another determinization) is not valued twice."""
+    sharing memories: a clan with no decision begun is valued once per distinct key
+    (`_clan_key`), one in the middle of its turn once per key, turns left and frames (and
+    its standing once per key and turns left), so a move is paid for only in what it
+    changes and a position reached again is not valued twice. The results equal the
+    plain functions'."""
     memo: dict[tuple[Any, ...], float] = {}
+    standing: dict[tuple[Any, ...], float] = {}
 
     def memo_values(state: WhiteCastleState) -> list[float]:
-        """Every clan's value, each from the memory when its key was seen before."""
+        """Every clan's value, from the memories where the key was seen before."""
         if state.phase == "over":
             return values(state)
         stack = state.stack
         out = []
         for q in range(len(state.clans)):
             frames = tuple(f for f in stack if f[1] == q)
-            key = _clan_key(state, q, frames)
-            v = memo.get(key)
-            if v is None:
-                if len(memo) >= SEARCH_MEMO:
-                    memo.clear()
-                v = memo[key] = clan_value(state, q)
+            key = _clan_key(state, q)
+            if frames:
+                tl = turns_left(state, q)
+                full = (key, tl, frames, tuple(state.daimyo_slots), state.held,
+                        tuple(tuple(sp) for sp in state.spaces)
+                        if state.held is not None else None)
+                v = memo.get(full)
+                if v is None:
+                    ctx = _Ctx(state, q, _Units(state.clans[q], tl))
+                    base = standing.get((key, tl))
+                    if base is None:
+                        base = _remember(standing, (key, tl), _standing(ctx))
+                    v = _remember(memo, full, _pending(ctx, base))
+            else:
+                v = memo.get(key)
+                if v is None:
+                    v = _remember(memo, key, clan_value(state, q))
             out.append(v)
         return out
 
     def memo_evaluate(state: WhiteCastleState, seat: int) -> float:
-        """evaluate() from the memory."""
+        """evaluate() from the memories."""
         vals = memo_values(state)
         others = [v for q, v in enumerate(vals) if q != seat]
         return vals[seat] - REL * max(others, default=0.0)
 
     return memo_values, memo_evaluate
+
+
+def _remember(memo: dict[tuple[Any, ...], float], key: tuple[Any, ...], value: float) -> float:
+    """Store value under key (a full memory starts again) and return it."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def evaluate(state: WhiteCastleState, seat: int) -> float:
