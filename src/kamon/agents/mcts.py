@@ -46,13 +46,15 @@ from kamon.core.rng import Rng
 ROLLOUTS = ("random", "greedy")
 AUTO = -1  # rollout depth: 0 with a game evaluation, to the end without
 MAX_KEPT = 40_000  # positions a search keeps on its nodes at most (memory)
+DETERMINIZATIONS = 8  # samples kept below a move that uses hidden information
 
 
 class _Node:
     """A tree node: its children by action id and the statistics of the move into it."""
 
     __slots__ = ("children", "visits", "avail", "reward", "seat", "priors", "child_values",
-                 "state", "cands", "child_states")
+                 "states", "cands", "multi", "child_states", "child_visits", "child_reward",
+                 "prior", "order", "next_i")
 
     def __init__(self, seat: int) -> None:
         """A node reached by a move of `seat`."""
@@ -65,13 +67,26 @@ class _Node:
         # every clan's value after each move, computed for the priors: a child's first
         # visit is scored with it instead of evaluating the same position again
         self.child_values: dict[int, list[float]] | None = None
-        # the position here, kept when no hidden information was used on the way from the
-        # root (it is then the same in every determinization), with its search candidates;
-        # and the positions after each move, kept that way by the priors until a child
-        # node is made for them
-        self.state: Any = None
-        self.cands: list[int] | None = None
-        self.child_states: dict[int, Any] | None = None
+        # Kept positions (for games with a `hidden` hook), so a walk replays no move: one
+        # when no hidden information was used on the way from the root (the position is
+        # the same in every determinization); else (`multi`) one per determinization
+        # index, each made once from the parent's of the same index. Their candidates
+        # alike, made when first needed.
+        self.states: list[Any] | None = None
+        self.cands: list[list[int] | None] | None = None
+        self.multi = False
+        # what the priors learnt of each move: (index, the position after it or None,
+        # whether it used hidden information), until a child node is made for it
+        self.child_states: dict[int, tuple[int, Any, bool]] | None = None
+        # visits and reward summed over the children (for first-play urgency and sqrt N
+        # where every child is always available: a node with one kept position)
+        self.child_visits = 0
+        self.child_reward = 0.0
+        self.prior = 0.0  # the parent's prior of the move into this node
+        # where every child is always available: the moves by prior, best first, and the
+        # first of them without a child node yet (PUCT needs only it of the unvisited ones)
+        self.order: list[tuple[int, float]] | None = None
+        self.next_i = 0
 
 
 class MCTSAgent:
@@ -84,12 +99,15 @@ class MCTSAgent:
                  rollout_depth: int | None = AUTO, epsilon: float = 0.1,
                  temperature: float = 5.0, prior: bool = True, c_puct: float = 1.5,
                  prior_temperature: float = 1.0, tree_priors: bool | None = None,
-                 scale_budget: bool = False) -> None:
+                 scale_budget: bool = False,
+                 determinizations: int = DETERMINIZATIONS) -> None:
         """Seed, budget (iterations and/or seconds), UCT constant, rollout and prior settings."""
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations and/or seconds")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}")
+        if determinizations < 1:
+            raise ValueError("determinizations must be at least 1")
         self.seed = seed
         self.iterations = iterations
         self.seconds = seconds
@@ -103,6 +121,7 @@ class MCTSAgent:
         self.prior_temperature = prior_temperature
         self.tree_priors = tree_priors
         self.scale_budget = scale_budget
+        self.determinizations = determinizations
         self.rng = Rng(seed)
         self.last_iterations = 0  # iterations of the last search (for benchmarks)
         # the search's values() and evaluate() (with memories for one search)
@@ -151,15 +170,14 @@ class MCTSAgent:
         sample = hooks.sampler(state, seat)
         self._values, self._evaluate = hooks.fresh_evaluation()
         self._stored = 0
+        tree = self.tree_priors if self.tree_priors is not None else hooks.mcts_tree_priors
         priors = None
         if self.prior:
             first = sample(rng.spawn())
-            tree = self.tree_priors if self.tree_priors is not None else \
-                hooks.mcts_tree_priors
             if tree and hooks.hidden is not None:
-                root.state = first
+                root.states = [first]
+                root.cands = [None]
             priors = self._softmax(root, first, seat, root_cands, hooks, hooks.greedy_depth)
-        tree = self.tree_priors if self.tree_priors is not None else hooks.mcts_tree_priors
         if tree and priors is not None:
             root.priors = priors
         n = 0
@@ -169,7 +187,7 @@ class MCTSAgent:
             if deadline is not None and n and time.perf_counter() >= deadline:
                 break
             if tree and priors is not None:
-                self._iterate_puct(root, seat, hooks, rng, sample)
+                self._iterate_puct(root, seat, hooks, rng, sample, n % self.determinizations)
             else:
                 self._iterate(sample(rng.spawn()), seat, root, hooks, rng, priors)
             n += 1
@@ -183,16 +201,16 @@ class MCTSAgent:
                  hooks: GameHooks, depth: int) -> dict[int, float]:
         """Move probabilities: softmax of each move's lookahead value for the mover (and,
         when `sample` is the node's kept position, the positions after the moves kept)."""
-        keep = hooks.hidden if sample is node.state else None
-        hidden = keep(sample) if keep is not None else None
-        states: dict[int, Any] = {}
+        keep = hooks.hidden if node.states is not None else None
+        before = keep(sample) if keep is not None else None
+        states: dict[int, tuple[int, Any, bool]] = {}
         vals = {}
         for a in cands:
             child = sample.clone()
             child.apply(a)
             vals[a] = lookahead(child, seat, hooks, depth - 1, evaluate=self._evaluate)
             if keep is not None:
-                self._keep(states, a, child, keep, hidden)
+                states[a] = self._learnt(node, 0, child, keep(child) != before)
         node.child_states = states or None
         top = max(vals.values())
         weights = {a: math.exp(max(-50.0, (v - top) / self.prior_temperature))
@@ -216,32 +234,30 @@ class MCTSAgent:
         return best_a
 
     def _node_priors(self, node: _Node, s: Any, p: int, cands: list[int],
-                     hooks: GameHooks) -> dict[int, float]:
+                     hooks: GameHooks, k: int | None) -> dict[int, float]:
         """Move probabilities at a tree node: softmax of the mover's evaluation of each move.
 
         The evaluation is the game's `mcts_prior` when it has one; otherwise it is read
         from `values()` (the mover's value minus REL times the best other's), and those
         values are kept on the node to score each child's first visit. When `s` is the
-        node's kept position, the positions after the moves that use no hidden
-        information are kept too (see _Node)."""
-        keep = hooks.hidden if s is node.state else None
-        hidden = keep(s) if keep is not None else None
-        states: dict[int, Any] = {}
-        if len(cands) == 1:
-            if keep is not None:
-                child = s.clone()
-                child.apply(cands[0])
-                self._keep(states, cands[0], child, keep, hidden)
-                node.child_states = states or None
-            return {cands[0]: 1.0}
+        node's kept position of index k, what each move leads to is noted for the child
+        nodes (see _Node)."""
+        keep = hooks.hidden if k is not None else None
+        before = keep(s) if keep is not None else None
+        states: dict[int, tuple[int, Any, bool]] = {}
         vals: dict[int, float] = {}
         kept: dict[int, list[float]] = {}
         judge = hooks.mcts_prior
         values = self._values
         rel = hooks.relative_weight
+        single = len(cands) == 1
         for a in cands:
             child = s.clone()
             child.apply(a)
+            if keep is not None:
+                states[a] = self._learnt(node, k or 0, child, keep(child) != before)
+            if single:
+                break
             if judge is not None:
                 vals[a] = judge(child, p)
             else:
@@ -250,81 +266,112 @@ class MCTSAgent:
                     kept[a] = v
                 vals[a] = v[p] - rel * max((x for q, x in enumerate(v) if q != p),
                                            default=0.0)
-            if keep is not None:
-                self._keep(states, a, child, keep, hidden)
-        node.child_values = kept or None
         node.child_states = states or None
+        if single:
+            return {cands[0]: 1.0}
+        node.child_values = kept or None
         top = max(vals.values())
         weights = {a: math.exp(max(-50.0, (v - top) / self.prior_temperature))
                    for a, v in vals.items()}
         total = sum(weights.values())
         return {a: w / total for a, w in weights.items()}
 
-    def _keep(self, states: dict[int, Any], a: int, child: Any,
-              hidden: Callable[[Any], Any], before: Any) -> None:
-        """Keep the position after move a if the move used no hidden information."""
-        if self._stored < MAX_KEPT and hidden(child) == before:
-            states[a] = child
-            self._stored += 1
+    def _learnt(self, node: _Node, k: int, child: Any, chance: bool
+                ) -> tuple[int, Any, bool]:
+        """What the priors note of a move from node's position k: the position it leads to
+        (unless it is one determinization's chance outcome from a position common to all
+        of them, or the search keeps enough positions already) and whether it was chance."""
+        fresh = chance and not node.multi
+        if fresh or self._stored >= MAX_KEPT:
+            return k, None, chance
+        self._stored += 1
+        return k, child, chance
+
+    def _adopt(self, node: _Node, child: _Node, a: int) -> None:
+        """Give a new child node its kept positions, from what the priors noted."""
+        noted = node.child_states.pop(a, None) if node.child_states else None
+        # a move the priors did not see (another determinization's) counts as chance
+        k, state, chance = noted if noted is not None else (0, None, True)
+        child.multi = node.multi or chance
+        size = self.determinizations if child.multi else 1
+        child.states = [None] * size
+        child.cands = [None] * size
+        if state is not None:
+            child.states[k % size] = state
 
     def _iterate_puct(self, root: _Node, seat: int, hooks: GameHooks, rng: Rng,
-                      sample: Callable[[Rng], Any]) -> None:
+                      sample: Callable[[Rng], Any], j: int) -> None:
         """One iteration with priors at every node: PUCT down to a new node, score it, back up.
 
         A node's priors are the softmax of its mover's one-decision evaluation of each
         move (computed the first time the search passes through it), so every seat is
         expected to play roughly as greedy would and the tree goes deeper along such lines.
-        Where the nodes keep their positions (no hidden information used since the root)
-        the walk needs no determinization and plays no move; from the first node without
-        one, it continues on a fresh determinization of the last kept position (a fresh
-        one of the root when there is none), as plain SO-ISMCTS would.
+
+        With kept positions (see _Node) the walk plays no move: up to the first move that
+        uses hidden information the position is the same in every determinization; below
+        it, iteration j walks determinization j mod `determinizations` (each made once,
+        from a fresh sample at that first move), a fixed number of samples as in
+        determinized search. Without them (a game without a `hidden` hook, or the search
+        keeps too many), it plays the moves on a fresh determinization, plain SO-ISMCTS.
         """
         node = root
         path = [root]
-        s: Any = None if root.state is not None else sample(rng.spawn())
+        s: Any = None  # this iteration's own position, once it no longer uses kept ones
+        if root.states is None:
+            s = sample(rng.spawn())
         cp = self.c_puct
         cutoff = self._cutoff(hooks)
+        k = 0
         while True:
-            here = s if s is not None else node.state
-            if here.is_over():
-                break
-            p = here.to_move
             if s is None:
-                cands = node.cands
+                states, kept_cands = node.states, node.cands
+                assert states is not None and kept_cands is not None
+                k = j % len(states)
+                here = states[k]
+                if here.is_over():
+                    break
+                cands = kept_cands[k]
                 if cands is None:
-                    cands = node.cands = hooks.candidates(here)
+                    cands = kept_cands[k] = hooks.candidates(here)
             else:
+                here = s
+                if here.is_over():
+                    break
                 cands = hooks.candidates(here)
+            p = here.to_move
             if node.priors is None:
-                node.priors = self._node_priors(node, here, p, cands, hooks)
+                node.priors = self._node_priors(node, here, p, cands, hooks,
+                                                k if s is None else None)
             priors = node.priors
             children = node.children
-            total = 0
-            fpu_sum = 0.0
-            fpu_n = 0
-            for a in cands:
-                ch = children.get(a)
-                if ch is not None and ch.visits:
-                    total += ch.visits
-                    fpu_sum += ch.reward
-                    fpu_n += ch.visits
-            fpu = fpu_sum / fpu_n if fpu_n else 0.5
-            sqrt_n = math.sqrt(total + 1)
-            default = 1.0 / len(cands)
-            best_a = cands[0]
-            best_u = float("-inf")
-            for a in cands:
-                ch = children.get(a)
-                n = ch.visits if ch is not None else 0
-                q = ch.reward / n if ch is not None and n else fpu
-                u = q + cp * priors.get(a, default) * sqrt_n / (1 + n)
-                if u > best_u:
-                    best_u, best_a = u, a
+            if s is None and not node.multi:
+                best_a = self._select_fixed(node, cands, priors, cp)
+            else:
+                total = 0
+                fpu_sum = 0.0
+                for a in cands:
+                    ch = children.get(a)
+                    if ch is not None and ch.visits:
+                        total += ch.visits
+                        fpu_sum += ch.reward
+                fpu = fpu_sum / total if total else 0.5
+                sqrt_n = math.sqrt(total + 1)
+                default = 1.0 / len(cands)
+                best_a = cands[0]
+                best_u = float("-inf")
+                for a in cands:
+                    ch = children.get(a)
+                    n = ch.visits if ch is not None else 0
+                    q = ch.reward / n if ch is not None and n else fpu
+                    u = q + cp * priors.get(a, default) * sqrt_n / (1 + n)
+                    if u > best_u:
+                        best_u, best_a = u, a
             child = children.get(best_a)
             if child is None:
                 child = children[best_a] = _Node(p)
-                if s is None and node.child_states is not None:
-                    child.state = node.child_states.pop(best_a, None)
+                child.prior = priors.get(best_a, 1.0 / len(cands))
+                if s is None:
+                    self._adopt(node, child, best_a)
             path.append(child)
             if child.visits == 0:
                 known = node.child_values
@@ -332,28 +379,82 @@ class MCTSAgent:
                     # scored when the priors were computed: no need to play the move
                     self._backup(path, margin_rewards(known[best_a], self.temperature))
                     return
-            if s is None and child.state is not None and (child.visits or cutoff == 0):
-                node = child  # still on kept positions
-                if child.visits == 0:
-                    break
-                continue
-            if s is None:
-                s = hooks.determinize(node.state, seat, rng.spawn())
+            if s is None and child.states is not None:
+                kc = j % len(child.states)
+                nxt = child.states[kc]
+                if nxt is None and self._stored < MAX_KEPT:
+                    if child.multi and not node.multi:  # the first chance: a new sample
+                        nxt = hooks.determinize(here, seat, rng.spawn())
+                    else:
+                        nxt = here.clone()
+                    nxt.apply(best_a)
+                    child.states[kc] = nxt
+                    self._stored += 1
+                if nxt is not None:
+                    node = child
+                    if child.visits == 0:
+                        break
+                    continue
+            if s is None:  # on from here with a position of this iteration's own
+                s = hooks.determinize(here, seat, rng.spawn()) if not node.multi \
+                    else here.clone()
             s.apply(best_a)
             node = child
             if child.visits == 0:
                 break
-        if s is None:  # a kept position: scored as it stands (cutoff 0 or the end)
-            self._backup(path, self._score(node.state))
-            return
+        if s is None:
+            assert node.states is not None
+            here = node.states[j % len(node.states)]
+            if cutoff != 0 and not here.is_over():
+                s = here.clone()  # a rollout must not change the kept position
+            else:
+                self._backup(path, self._score(here))
+                return
         self._backup(path, self._rollout(s, hooks, rng))
 
     @staticmethod
+    def _select_fixed(node: _Node, cands: list[int], priors: dict[int, float],
+                      cp: float) -> int:
+        """PUCT where every child is always available (one kept position): the node's sums
+        give N and the first-play urgency, and of the moves never tried only the one with
+        the highest prior can score best, so only it and the tried ones are looked at."""
+        children = node.children
+        total = node.child_visits
+        fpu = node.child_reward / total if total else 0.5
+        scale = cp * math.sqrt(total + 1)
+        order = node.order
+        if order is None:
+            default = 1.0 / len(cands)
+            order = node.order = sorted(((a, priors.get(a, default)) for a in cands),
+                                        key=lambda ap: -ap[1])
+        i = node.next_i
+        while i < len(order) and order[i][0] in children:
+            i += 1
+        node.next_i = i
+        best_a = -1
+        best_u = float("-inf")
+        if i < len(order):
+            best_a, prior = order[i]
+            best_u = fpu + scale * prior
+        for a, ch in children.items():
+            n = ch.visits
+            u = ch.reward / n + scale * ch.prior / (1 + n)
+            if u > best_u:
+                best_u, best_a = u, a
+        return best_a
+
+    @staticmethod
     def _backup(path: list[_Node], rewards: list[float]) -> None:
-        """Count a visit and the mover's reward in every node below the root."""
+        """Count a visit and the mover's reward in every node below the root (and in its
+        parent's sums over the children)."""
+        parent = path[0]
         for nd in path[1:]:
+            r = rewards[nd.seat]
             nd.visits += 1
-            nd.reward += rewards[nd.seat]
+            nd.reward += r
+            parent.child_visits += 1
+            parent.child_reward += r
+            parent = nd
 
     def _score(self, s: Any) -> list[float]:
         """Every clan's reward at a position as it stands (the end, or the evaluation)."""
@@ -407,10 +508,7 @@ class MCTSAgent:
             node = node.children[best_a]
             s.apply(best_a)
             path.append(node)
-        rewards = self._rollout(s, hooks, rng)
-        for nd in path[1:]:
-            nd.visits += 1
-            nd.reward += rewards[nd.seat]
+        self._backup(path, self._rollout(s, hooks, rng))
 
     def _cutoff(self, hooks: GameHooks) -> int | None:
         """Rollout decisions before scoring: the setting, or AUTO's choice for the game."""

@@ -92,6 +92,11 @@ def turns_left(state: WhiteCastleState, q: int) -> int:
     return max(0, left)
 
 
+def _deciding(state: WhiteCastleState, q: int) -> bool:
+    """Whether clan q has a decision begun (a frame on the stack): its turn is on."""
+    return any(f[1] == q for f in state.stack)
+
+
 def passage_smooth(cp: tuple[int, ...], pos: int) -> float:
     """Passage of Time CP interpolated between the scoring steps (progress counts)."""
     for lo, hi in zip(_PASSAGE_MARKS, _PASSAGE_MARKS[1:], strict=False):
@@ -103,7 +108,7 @@ def passage_smooth(cp: tuple[int, ...], pos: int) -> float:
 class _Ctx:
     """Per-evaluation caches: one clan's units and worker-action estimates."""
 
-    __slots__ = ("s", "q", "u", "c", "_workers")
+    __slots__ = ("s", "q", "u", "c", "fired", "_workers")
 
     def __init__(self, s: WhiteCastleState, q: int, u: _Units) -> None:
         """Bind the state, the clan and its unit values."""
@@ -111,6 +116,8 @@ class _Ctx:
         self.q = q
         self.u = u
         self.c = s.clans[q]
+        # the domain rows fired this turn bind only the clan whose turn it is
+        self.fired: list[int] | tuple[()] = s.fired if _deciding(s, q) else ()
         self._workers: dict[str, float] = {}
 
     # ---------------------------------------------------------------- effects
@@ -146,7 +153,7 @@ class _Ctx:
                                      for i, t in enumerate(s.room_tiles[r])
                                      if col == "any" or COLOURS[t] == col), depth)
         if kind == "domain":
-            return max((self.row(c, depth) for c in range(3) if c not in self.s.fired),
+            return max((self.row(c, depth) for c in range(3) if c not in self.fired),
                        default=0.0)
         return 0.0
 
@@ -308,7 +315,7 @@ class _Ctx:
             return max((self.effects(table[k]) for k in range(3)
                         if s.daimyo_slots[k] is None), default=0.0)
         if kind == "row":
-            return max((self.row(c, 0) for c in range(3) if c not in s.fired), default=0.0)
+            return max((self.row(c, 0) for c in range(3) if c not in self.fired), default=0.0)
         if kind == "pay":
             return max(0.0, self.effect(f[3]) - self.cost(f[2]))
         if kind == "checkpoint":
@@ -409,16 +416,27 @@ def values(state: WhiteCastleState) -> list[float]:
     return [clan_value(state, q) for q in range(len(state.clans))]
 
 
-def _clan_key(state: WhiteCastleState, q: int) -> tuple[Any, ...]:
-    """Everything _standing reads for clan q but its turns left (the frames aside).
+def _clan_key(state: WhiteCastleState, q: int, shared: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Everything _standing reads for clan q but its turns left and the rows fired this
+    turn (both read only when its turn is on); `shared` is (`_shared_key(state)`, the
+    gardens' bit masks).
 
     The game's fixed setup (gardens, yards, Well and die tiles, the Daimyo card) is left
     out: keys are only compared within one game (see fresh_evaluation)."""
     c = state.clans[q]
     return (q, c.coins, c.seals, c.cp, c.pos, c.card, tuple(c.res), tuple(c.left),
             tuple(c.courtiers), tuple(c.warriors), tuple(c.lantern), state.placements[q],
-            state.round, tuple(q in g for g in state.garden_workers), tuple(state.room_cards),
-            tuple(state.fired))
+            shared[1][q], shared[0])
+
+
+def _shared_key(state: WhiteCastleState) -> tuple[tuple[Any, ...], list[int]]:
+    """The part of every clan's key that is the same for all clans, and each clan's
+    gardens as a bit mask."""
+    masks = [0] * len(state.clans)
+    for g, workers in enumerate(state.garden_workers):
+        for q in workers:
+            masks[q] |= 1 << g
+    return (state.round, tuple(state.room_cards)), masks
 
 
 MEMO_LIMIT = 200_000  # entries a memory of clan values keeps at most (then it starts again)
@@ -439,22 +457,24 @@ def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
         """Every clan's value, from the memories where the key was seen before."""
         if state.phase == "over":
             return values(state)
-        stack = state.stack
+        shared = _shared_key(state)
+        deciding = {f[1] for f in state.stack}
         out = []
         for q in range(len(state.clans)):
-            frames = tuple(f for f in stack if f[1] == q)
-            key = _clan_key(state, q)
-            if frames:
+            key = _clan_key(state, q, shared)
+            if q in deciding:
+                frames = tuple(f for f in state.stack if f[1] == q)
                 tl = turns_left(state, q)
-                full = (key, tl, frames, tuple(state.daimyo_slots), state.held,
+                now = (key, tl, tuple(state.fired))
+                full = (now, frames, tuple(state.daimyo_slots), state.held,
                         tuple(tuple(sp) for sp in state.spaces)
                         if state.held is not None else None)
                 v = memo.get(full)
                 if v is None:
                     ctx = _Ctx(state, q, _Units(state.clans[q], tl))
-                    base = standing.get((key, tl))
+                    base = standing.get(now)
                     if base is None:
-                        base = _remember(standing, (key, tl), _standing(ctx))
+                        base = _remember(standing, now, _standing(ctx))
                     v = _remember(memo, full, _pending(ctx, base))
             else:
                 v = memo.get(key)
