@@ -544,11 +544,13 @@ def _sigmoid(x: float) -> float:
 
 def margin_rewards(vals: list[float], temperature: float) -> list[float]:
     """Per clan: sigmoid of its lead over the best other clan, in units of temperature."""
-    out = []
-    for q, v in enumerate(vals):
-        others = [w for k, w in enumerate(vals) if k != q]
-        out.append(_sigmoid((v - max(others, default=v)) / temperature) if others else 1.0)
-    return out
+    if len(vals) < 2:
+        return [1.0] * len(vals)
+    top = max(vals)
+    lead = vals.index(top)
+    second = max(v for q, v in enumerate(vals) if q != lead)
+    return [_sigmoid((v - (second if q == lead else top)) / temperature)
+            for q, v in enumerate(vals)]
 
 
 def terminal_rewards(state: State, temperature: float) -> list[float]:

@@ -126,8 +126,19 @@ class _Ctx:
         """The worth of one effect for this clan now."""
         kind = e[0]
         u = self.u
-        if kind == "gain":
-            return sum(u.gain(k, n) for k, n in e[1])
+        if kind == "gain":  # u.gain summed, inlined (the commonest effect)
+            total = 0
+            for k, n in e[1]:
+                if k == "coin":
+                    total += n * u.coin
+                elif k == "seal":
+                    total += n * u.seal
+                elif k == "cp":
+                    total += n * W_CP
+                else:
+                    room = u.res_room[0 if k == "food" else 1 if k == "iron" else 2]
+                    total += (n if n < room else room) * u.res
+            return total
         if kind == "choice":
             return e[1] * u.res
         if kind == "pay":
@@ -159,7 +170,10 @@ class _Ctx:
 
     def effects(self, effects: tuple[Effect, ...], depth: int = 0) -> float:
         """The worth of a set of effects (each taken once)."""
-        return sum(self.effect(e, depth) for e in effects)
+        total = 0.0
+        for e in effects:
+            total += self.effect(e, depth)
+        return total
 
     def cost(self, cost: tuple[tuple[str, int], ...]) -> float:
         """The worth of what a cost spends."""
@@ -370,32 +384,42 @@ def _standing(ctx: _Ctx) -> float:
     c = s.clans[q]
     tl = u.turns_left
     f = u.f
-    inside = sum(1 for loc in c.courtiers if loc > 0)
-    yards = sum(d.yard_values[y] for y in c.warriors)
+    inside = 0
+    courtiers = 0
+    for loc in c.courtiers:
+        courtiers += COURTIER_CP[loc]
+        if loc > 0:
+            inside += 1
+    yards = 0
+    for y in c.warriors:
+        yards += d.yard_values[y]
     v = float(c.cp)
-    v += sum(COURTIER_CP[loc] for loc in c.courtiers)
+    v += courtiers
     v += yards * inside
     if not inside and yards:
         v += yards * WARRIOR_HOPE * f
     rounds_after = 3 - s.round
-    for g in range(6):
-        if q in s.garden_workers[g]:
-            v += d.gardens[s.garden_cards[g]].cp
+    mine = [g for g, workers in enumerate(s.garden_workers) if q in workers]
+    gardens = d.gardens
+    for g in mine:
+        v += gardens[s.garden_cards[g]].cp
     v += f * passage_smooth(d.passage_cp, c.pos) + (1 - f) * d.passage_cp[c.pos]
     rival = q == s.rival
     if not rival:
         end_store = (c.coins + c.seals) / 5.0 if tl else float((c.coins + c.seals) // 5)
-        end_res = sum(2 if r >= 7 else 1 if r >= 3 else 0 for r in c.res)
+        end_res = 0
+        held = 0
+        for r in c.res:
+            end_res += 2 if r >= 7 else 1 if r >= 3 else 0
+            held += r if r < MAX_RESOURCE else MAX_RESOURCE
         v += f * (W_COIN * c.coins + W_SEAL * c.seals) + (1 - f) * end_store
-        v += f * W_RES * sum(min(r, MAX_RESOURCE) for r in c.res) + (1 - f) * end_res
+        v += f * W_RES * held + (1 - f) * end_res
     if tl and not rival:
         v += LEFT_DIE * tl * ctx.lantern()
     if rounds_after > 0 and not rival:
-        gardens = d.gardens
-        for g in range(6):
-            if q in s.garden_workers[g]:
-                v += GARDEN_FIRES * rounds_after * ctx.effects(
-                    gardens[s.garden_cards[g]].effects, 1)
+        for g in mine:
+            v += GARDEN_FIRES * rounds_after * ctx.effects(
+                gardens[s.garden_cards[g]].effects, 1)
     return v
 
 
