@@ -45,6 +45,7 @@ from typing import Any
 
 from kamon.core.rng import Rng
 from kamon.games.clansman import actions as A
+from kamon.games.clansman import scoring
 from kamon.games.clansman.data import GOODS, IRON, MIRROR, STATUE, VOLATILE, Goods
 from kamon.games.clansman.state import ClansmanState
 
@@ -384,18 +385,19 @@ class Evaluation:
         self._gains: dict[tuple[Any, ...], list[tuple[str, Goods, float]]] = {}
         self._finish: dict[tuple[Any, ...], float] = {}
 
-    def seat_value(self, state: ClansmanState, q: int, total: float | None = None) -> float:
-        """seat_value(state, q, total) from the memories."""
-        if total is None:
-            total = float(state.scores()[q]["total"])
+    def seat_value(self, state: ClansmanState, q: int) -> float:
+        """seat_value(state, q) from the memories (the VPs too: a seat's own score,
+        `scoring.breakdown`, reads only what its key holds)."""
         if state.is_over():
-            return total
+            return float(state.scores()[q]["total"])
         pl = state.players[q]
         kofun = _kofun_pending(state, q)
-        key = (q, total, state.round, tuple(pl.clans), pl.tadokoro, pl.iron, pl.statue,
-               pl.mirror, kofun, tuple(pl.hand))
+        key = (q, state.round, tuple(pl.clans), pl.tadokoro, pl.iron, pl.statue, pl.mirror,
+               kofun, tuple(pl.hand), tuple(pl.missions), pl.kofun, pl.kofun_mirrors,
+               tuple(pl.emperors))
         v = self._standing.get(key)
         if v is None:
+            total = float(sum(scoring.breakdown(state, q).values()))
             v = _remember(self._standing, key, standing(state, q, total))
         if state.to_move == q and state.phase == "production":
             v += self._best_finish(state, q, key, kofun)
@@ -424,16 +426,13 @@ class Evaluation:
 
     def values(self, state: ClansmanState) -> list[float]:
         """values(state) from the memories."""
-        totals = [float(s["total"]) for s in state.scores()]
-        return [self.seat_value(state, q, totals[q]) for q in range(state.n)]
+        return [self.seat_value(state, q) for q in range(state.n)]
 
     def evaluate(self, state: ClansmanState, seat: int) -> float:
         """evaluate(state, seat) from the memories."""
-        totals = [float(s["total"]) for s in state.scores()]
         ahead = _turn_ahead(state, seat)
-        mine = self.seat_value(ahead, seat) if ahead is not None else \
-            self.seat_value(state, seat, totals[seat])
-        others = [self.seat_value(state, q, totals[q]) for q in range(state.n) if q != seat]
+        mine = self.seat_value(ahead if ahead is not None else state, seat)
+        others = [self.seat_value(state, q) for q in range(state.n) if q != seat]
         return mine - REL * max(others, default=0.0)
 
 

@@ -49,6 +49,10 @@ LEFT_DIE = 0.5  # chance a future turn takes a left-end die (Lantern reward)
 GARDEN_FIRES = 0.6  # chance a gardener's bridge still holds dice at a round end
 WARRIOR_HOPE = 0.5  # share of the warriors' value expected before a courtier is inside
 REL = 0.5  # weight of the best rival's value in evaluate()
+SOLO_RIVAL_TURN = 5.1  # solo: the rival's points per turn left beyond its value
+SOLO_RIVAL_END = 4.0  # solo: ... and at the end
+SOLO_PLAYER_TURN = 4.0  # solo: the player's points per turn left beyond its value ...
+SOLO_PLAYER_FROM = 3  # ... counted from this many turns left
 FOOD, IRON, PEARL = 0, 1, 2
 EXCHANGES = frozenset({A.EXCHANGE_COIN, *A.EXCHANGE_RES.values()})
 _CLIMB_PEARL = {1: 2, 2: 5}
@@ -420,7 +424,21 @@ def _standing(ctx: _Ctx) -> float:
         for g in mine:
             v += GARDEN_FIRES * rounds_after * ctx.effects(
                 gardens[s.garden_cards[g]].effects, 1)
+    if s.rival is not None:
+        v += solo_ahead(tl, rival)
     return v
+
+
+def solo_ahead(turns_left: int, rival: bool) -> float:
+    """Solo game: the points a clan still scores beyond its value, by its turns left.
+
+    The rival's value counts only what it has (it has no stores or pending decisions),
+    so without this a solo player would seem far ahead all game and the search's margin
+    rewards would saturate; the player's potential is also undercounted. Measured over
+    seeded solo games (bench: mean final score minus value, by turns left)."""
+    if rival:
+        return SOLO_RIVAL_END + SOLO_RIVAL_TURN * turns_left
+    return SOLO_PLAYER_TURN * max(0, turns_left - SOLO_PLAYER_FROM)
 
 
 def _pending(ctx: _Ctx, v: float) -> float:
