@@ -18,6 +18,8 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
   prepared once (a search draws one per iteration from the same position);
 - `greedy_depth: int`: how many of its own consecutive decisions greedy looks ahead
   (default 2; a large number means a whole run of own decisions, such as a turn);
+- `turn(state) -> hashable`: which turn it is; greedy's lookahead stays within the
+  turn it starts in (by default it stops only where another seat decides);
 - `plan_key(state) -> hashable`: positions with equal keys are the same for greedy's
   lookahead (merges different orders of the same choices);
 - `mcts_tree_priors: bool`: MCTS puts evaluation priors on every node, not only the
@@ -89,6 +91,7 @@ class GameHooks:
     fresh_evaluation: Callable[[], tuple[Callable[[Any], list[float]],
                                          Callable[[Any, int], float]]] | None = None
     hidden: Callable[[Any], Any] | None = None
+    turn: Callable[[Any], Any] | None = None
     greedy_depth: int = DEFAULT_GREEDY_DEPTH
     plan_key: Callable[[Any], Any] | None = None
     mcts_tree_priors: bool = False
@@ -136,6 +139,7 @@ def hooks_for(state: State) -> GameHooks:
                       has_evaluation=module is not None and hasattr(module, "values"),
                       sampler=sampler,
                       hidden=getattr(module, "hidden", None),
+                      turn=getattr(module, "turn", None),
                       fresh_evaluation=getattr(module, "fresh_evaluation", None)
                       or (lambda: (values, evaluate)),
                       greedy_depth=int(getattr(module, "greedy_depth", DEFAULT_GREEDY_DEPTH)),

@@ -75,7 +75,7 @@ def choose(state: State, seat: int, hooks: GameHooks, depth: int, rng: Rng,
         return cands[0]
     if epsilon and rng.random() < epsilon:
         return rng.choice(cands)
-    search = _Lookahead(seat, hooks, max_nodes, evaluate)
+    search = _Lookahead(seat, hooks, max_nodes, evaluate, state)
     best: list[int] = []
     best_v = float("-inf")
     for aid in cands:
@@ -93,19 +93,25 @@ class _Lookahead:
     """Depth-limited search of one seat's own consecutive decisions (transpositions merged)."""
 
     def __init__(self, seat: int, hooks: GameHooks, max_nodes: int,
-                 evaluate: Callable[[Any, int], float] | None = None) -> None:
+                 evaluate: Callable[[Any, int], float] | None = None,
+                 start: State | None = None) -> None:
         """Search for `seat` with the game's hooks (and `evaluate`, the game's by default),
-        expanding at most max_nodes positions."""
+        expanding at most max_nodes positions, within the turn of `start` (when the game
+        says what a turn is)."""
         self.seat = seat
         self.hooks = hooks
         self.evaluate = evaluate or hooks.evaluate
+        self.turn = hooks.turn(start) if hooks.turn is not None and start is not None \
+            else None
         self.budget = max_nodes
         self.memo: dict[Any, float] = {}
 
     def value(self, state: State, depth: int) -> float:
         """The best evaluation reachable in `depth` more of the seat's own decisions."""
         hooks = self.hooks
-        if depth <= 0 or state.to_move != self.seat or self.budget <= 0:
+        if depth <= 0 or state.to_move != self.seat or self.budget <= 0 or (
+                self.turn is not None and hooks.turn is not None
+                and hooks.turn(state) != self.turn):
             return self.evaluate(state, self.seat)
         key = None
         if hooks.plan_key is not None:
@@ -126,6 +132,8 @@ class _Lookahead:
 
 def lookahead(state: State, seat: int, hooks: GameHooks, depth: int,
               max_nodes: int = MAX_NODES,
-              evaluate: Callable[[Any, int], float] | None = None) -> float:
-    """The best evaluation reachable in `depth` more of the seat's own consecutive decisions."""
-    return _Lookahead(seat, hooks, max_nodes, evaluate).value(state, depth)
+              evaluate: Callable[[Any, int], float] | None = None,
+              start: State | None = None) -> float:
+    """The best evaluation reachable in `depth` more of the seat's own consecutive decisions
+    (within the turn of `start`, the position the lookahead began from)."""
+    return _Lookahead(seat, hooks, max_nodes, evaluate, start).value(state, depth)

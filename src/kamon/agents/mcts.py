@@ -124,6 +124,7 @@ class MCTSAgent:
         self.determinizations = determinizations
         self.rng = Rng(seed)
         self.last_iterations = 0  # iterations of the last search (for benchmarks)
+        self.last_kept = 0  # positions the last search kept on its nodes (for benchmarks)
         # the search's values() and evaluate() (with memories for one search)
         self._values: Callable[[Any], list[float]] = lambda s: []
         self._evaluate: Callable[[Any, int], float] = lambda s, q: 0.0
@@ -192,6 +193,7 @@ class MCTSAgent:
                 self._iterate(sample(rng.spawn()), seat, root, hooks, rng, priors)
             n += 1
         self.last_iterations = n
+        self.last_kept = self._stored
         best = max(root.children.items(),
                    key=lambda kv: (kv[1].visits, kv[1].reward / max(1, kv[1].visits),
                                    -kv[0]))
@@ -208,7 +210,8 @@ class MCTSAgent:
         for a in cands:
             child = sample.clone()
             child.apply(a)
-            vals[a] = lookahead(child, seat, hooks, depth - 1, evaluate=self._evaluate)
+            vals[a] = lookahead(child, seat, hooks, depth - 1, evaluate=self._evaluate,
+                                start=sample)
             if keep is not None:
                 states[a] = self._learnt(node, 0, child, keep(child) != before)
         node.child_states = states or None
