@@ -1,19 +1,27 @@
 """Benchmark of the bots' strength: the ladder of win rates, and MCTS iterations per second.
 
 Usage: python bench/bench_agents.py [--games N] [--baseline-games N] [--jobs J] [--seed S]
-                                    [--only white-castle|clansman] [--skip-speed]
+           [--only white-castle|clansman] [--rows KEY,...] [--skip-ladder] [--skip-speed]
+           [--baseline CHECKOUT] [--speed-positions N] [--repeats N]
 
-Matchups (seats rotated every game, each deal played from every rotation, seeded):
-  The White Castle, 4 players: greedy vs 3 random; hard vs 3 greedy
-  The White Castle, solo: hard vs the Tokugawa rival at difficulty hard
-  I, Clansman, 4 players (Beginner): greedy vs 3 random; hard vs 3 greedy
+Matchups (seats rotated every game, each deal played from every rotation, seeded), by key:
+  wc-greedy   The White Castle, 4 players: greedy vs 3 random
+  wc-hard     The White Castle, 4 players: hard vs 3 greedy
+  wc-solo     The White Castle, solo: hard vs the Tokugawa rival at difficulty hard
+  cl-greedy   I, Clansman, 4 players (Beginner): greedy vs 3 random
+  cl-hard     I, Clansman, 4 players (Beginner): hard vs 3 greedy
+  and, only when asked with --rows (expert thinks 3 s of wall clock a decision):
+  wc-solo-expert, wc-expert, cl-expert   the same with expert instead of hard
 For each: the agent's games, wins, win rate with its Wilson 95% interval, its mean
 score against the field's, and its thinking time per decision (wall clock, which
 other processes on the machine slow down, and the process's CPU time, which they do
 not). In a 4-player game an even match wins 25%.
 
-Then, per game, MCTS iterations per second on one core (CPU time), at the hard level's
-settings, over positions from seeded games. It prints, never asserts.
+Then, per game, MCTS iterations per CPU second on one core over positions from seeded
+games: at the budget the hard level had before issue 14 (900 / 1,227 iterations), for
+this checkout and, with --baseline, another one (e.g. a worktree at 959a145) on the
+same positions in alternation, with the ratio; and for each search level as it stands.
+It prints, never asserts.
 """
 
 from __future__ import annotations
@@ -47,18 +55,25 @@ class Matchup:
     baseline: bool = False
 
 
-SEARCH_LEVELS = ("hard",)
+SEARCH_LEVELS = ("hard", "expert")
+SOLO = (("difficulty", "hard"),)
 
-MATCHUPS = (
-    Matchup("WC 4p: greedy vs 3 random", "white-castle", "greedy", ("random",) * 3, 4,
-            baseline=True),
-    Matchup("WC 4p: hard vs 3 greedy", "white-castle", "hard", ("greedy",) * 3, 4),
-    Matchup("WC solo: hard vs rival (hard)", "white-castle", "hard", (), 1,
-            (("difficulty", "hard"),)),
-    Matchup("Clansman 4p: greedy vs 3 random", "clansman", "greedy", ("random",) * 3, 4,
-            baseline=True),
-    Matchup("Clansman 4p: hard vs 3 greedy", "clansman", "hard", ("greedy",) * 3, 4),
-)
+MATCHUPS = {
+    "wc-greedy": Matchup("WC 4p: greedy vs 3 random", "white-castle", "greedy",
+                         ("random",) * 3, 4, baseline=True),
+    "wc-hard": Matchup("WC 4p: hard vs 3 greedy", "white-castle", "hard", ("greedy",) * 3, 4),
+    "wc-solo": Matchup("WC solo: hard vs rival (hard)", "white-castle", "hard", (), 1, SOLO),
+    "cl-greedy": Matchup("Clansman 4p: greedy vs 3 random", "clansman", "greedy",
+                         ("random",) * 3, 4, baseline=True),
+    "cl-hard": Matchup("Clansman 4p: hard vs 3 greedy", "clansman", "hard", ("greedy",) * 3, 4),
+    "wc-expert": Matchup("WC 4p: expert vs 3 greedy", "white-castle", "expert",
+                         ("greedy",) * 3, 4),
+    "wc-solo-expert": Matchup("WC solo: expert vs rival (hard)", "white-castle", "expert", (),
+                              1, SOLO),
+    "cl-expert": Matchup("Clansman 4p: expert vs 3 greedy", "clansman", "expert",
+                         ("greedy",) * 3, 4),
+}
+DEFAULT_ROWS = ("wc-greedy", "wc-hard", "wc-solo", "cl-greedy", "cl-hard")
 
 
 def run_matchup(m: Matchup, games: int, jobs: int, seed: int) -> tuple[Line, Line, float]:
@@ -198,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--seed", type=int, default=1000, help="first deal's seed")
     ap.add_argument("--only", choices=("white-castle", "clansman"), default=None)
+    ap.add_argument("--rows", default=",".join(DEFAULT_ROWS),
+                    help=f"matchups to play, comma-separated (known: {', '.join(MATCHUPS)})")
     ap.add_argument("--skip-speed", action="store_true", help="no iterations/s measurement")
     ap.add_argument("--skip-ladder", action="store_true", help="only the speed measurement")
     ap.add_argument("--baseline", type=Path, default=None,
@@ -207,13 +224,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="positions per game for the speed measurement")
     ap.add_argument("--repeats", type=int, default=1, help="searches per position and checkout")
     args = ap.parse_args(argv)
-    print(f"hard = {LEVELS['hard'].summary}; normal = {LEVELS['normal'].summary}; "
-          f"easy = {LEVELS['easy'].summary}")
-    head = (f"{'matchup':34} {'games':>5} {'wins':>5} {'win %':>6} {'95% interval':>13} "
-            f"{'score':>6} {'field':>6} {'s/dec':>6} {'cpu/dec':>7} {'wall s':>7}")
-    print(head)
-    print("-" * len(head))
-    for m in MATCHUPS:
+    rows = [r.strip() for r in args.rows.split(",") if r.strip()]
+    unknown = [r for r in rows if r not in MATCHUPS]
+    if unknown:
+        ap.error(f"unknown rows {', '.join(unknown)}; known: {', '.join(MATCHUPS)}")
+    for name in ("expert", "hard", "normal", "easy"):
+        print(f"{name} = {LEVELS[name].summary}")
+    if not args.skip_ladder:
+        head = (f"{'matchup':34} {'games':>5} {'wins':>5} {'win %':>6} {'95% interval':>13} "
+                f"{'score':>6} {'field':>6} {'s/dec':>6} {'cpu/dec':>7} {'wall s':>7}")
+        print(head)
+        print("-" * len(head))
+    for key in rows:
+        m = MATCHUPS[key]
         if args.skip_ladder or args.only and m.game != args.only:
             continue
         games = args.baseline_games if m.baseline else args.games

@@ -78,9 +78,9 @@ def _mcts(seed: int) -> Agent:
 
 EASY_EPSILON = 0.25
 # Reference iterations (plain ones); a game divides them by its mcts_iteration_weight:
-# The White Castle 3.0 (hard: 900 iterations), I, Clansman 2.2 (hard: 1227).
+# The White Castle 3.0 (hard: 3,600 iterations), I, Clansman 2.0 (hard: 5,400).
 MCTS_ITERATIONS = 600
-HARD_ITERATIONS = 2700  # about 0.6-1 s per decision on one core of the reference machine
+HARD_ITERATIONS = 10800  # under 1 s of CPU per decision on one core (bench/bench_agents.py)
 
 EXPERT_SECONDS = 3.0  # wall-clock seconds per decision
 

@@ -18,6 +18,8 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
   prepared once (a search draws one per iteration from the same position);
 - `greedy_depth: int`: how many of its own consecutive decisions greedy looks ahead
   (default 2; a large number means a whole run of own decisions, such as a turn);
+- `reward_temperature(state) -> float`: how many points of margin make MCTS's reward
+  (a sigmoid of the margin) move by one unit there: the uncertainty of a margin;
 - `turn(state) -> hashable`: which turn it is; greedy's lookahead stays within the
   turn it starts in (by default it stops only where another seat decides);
 - `plan_key(state) -> hashable`: positions with equal keys are the same for greedy's
@@ -92,6 +94,7 @@ class GameHooks:
                                          Callable[[Any, int], float]]] | None = None
     hidden: Callable[[Any], Any] | None = None
     turn: Callable[[Any], Any] | None = None
+    temperature: Callable[[Any], float] | None = None
     greedy_depth: int = DEFAULT_GREEDY_DEPTH
     plan_key: Callable[[Any], Any] | None = None
     mcts_tree_priors: bool = False
@@ -140,6 +143,7 @@ def hooks_for(state: State) -> GameHooks:
                       sampler=sampler,
                       hidden=getattr(module, "hidden", None),
                       turn=getattr(module, "turn", None),
+                      temperature=getattr(module, "reward_temperature", None),
                       fresh_evaluation=getattr(module, "fresh_evaluation", None)
                       or (lambda: (values, evaluate)),
                       greedy_depth=int(getattr(module, "greedy_depth", DEFAULT_GREEDY_DEPTH)),

@@ -1,9 +1,14 @@
 """Information-Set Monte Carlo Tree Search (single observer), for any game of the core protocol.
 
-Each iteration draws a fresh determinization of the root from the acting seat's view
+Each iteration works on a determinization of the root drawn from the acting seat's view
 (`GameHooks.determinize`: the hidden deck orders and future dice are re-sampled, never
-read), then walks one tree whose nodes are action sequences (SO-ISMCTS, Cowling,
-Powley & Whitehouse 2012):
+read) and walks one tree whose nodes are action sequences (SO-ISMCTS, Cowling,
+Powley & Whitehouse 2012). For a game that says what is hidden (`hidden` hook), nodes
+keep the positions they stand for, so a walk replays no move: up to the first move that
+uses hidden information the position is the same in every determinization; below it a
+fixed number (`determinizations`) of samples is kept, iteration i walking sample
+i mod that number (each sample drawn once, at that first move). Without the hook (or
+beyond MAX_KEPT kept positions) every iteration replays its moves on a fresh sample.
 
 - root: PUCT with priors (`prior=True`): a softmax (`prior_temperature`, in points)
   of greedy's lookahead value of each root move on one sample, so the search starts
@@ -12,7 +17,9 @@ Powley & Whitehouse 2012):
 - below the root: UCT over the actions legal in *this* determinization, with
   availability counts (a child's exploration term uses how often it was available, not
   the parent's visits), `mean + c * sqrt(ln(available) / visits)`; every seat picks for
-  itself (each node holds the reward of the seat that chose the move into it);
+  itself (each node holds the reward of the seat that chose the move into it); with the
+  game's `mcts_tree_priors` (both games), PUCT with priors at every node instead, each
+  child's first visit scored by the value its priors computed (see _iterate_puct);
 - expansion: one untried action, chosen at random;
 - rollout: `rollout_depth` decisions by `rollout="random"` (uniform among the search
   candidates) or `"greedy"` (best candidate by a one-decision look at the game's
@@ -22,12 +29,15 @@ Powley & Whitehouse 2012):
   or greedy rollouts in The White Castle) and a random rollout to the end otherwise;
 - reward per seat, in [0, 1]: at a cutoff, sigmoid((v_seat - best other v) / temperature),
   a smooth stand-in for "am I winning"; at the end of the game, half a win (1 for a sole
-  winner, 1/k for k shared winners) and half the same sigmoid of the final margin;
+  winner, 1/k for k shared winners) and half the same sigmoid of the final margin. The
+  temperature is the game's `reward_temperature(state)` unless given (default 5 points);
 - the move: the root action with the most visits (ties: higher mean reward).
 
-Budget: `iterations` and/or `seconds` (whichever comes first). With an iteration
-budget the agent is deterministic given its seed; a time budget depends on the
-machine's speed, so the named levels use iteration budgets.
+Evaluations come from the game's `fresh_evaluation()`, memories for one search (a
+position's children are valued once, for the priors, and a child's first visit reuses
+that value). Budget: `iterations` and/or `seconds` of wall clock (whichever comes first).
+With an iteration budget the agent is deterministic given its seed; a time budget
+depends on the machine's speed (the `expert` level).
 """
 
 from __future__ import annotations
@@ -47,6 +57,7 @@ ROLLOUTS = ("random", "greedy")
 AUTO = -1  # rollout depth: 0 with a game evaluation, to the end without
 MAX_KEPT = 40_000  # positions a search keeps on its nodes at most (memory)
 DETERMINIZATIONS = 8  # samples kept below a move that uses hidden information
+DEFAULT_TEMPERATURE = 5.0  # points of margin per unit of the reward's sigmoid
 
 
 class _Node:
@@ -97,7 +108,7 @@ class MCTSAgent:
     def __init__(self, seed: int = 0, iterations: int | None = 200,
                  seconds: float | None = None, c: float = 0.7, rollout: str = "random",
                  rollout_depth: int | None = AUTO, epsilon: float = 0.1,
-                 temperature: float = 5.0, prior: bool = True, c_puct: float = 1.5,
+                 temperature: float | None = None, prior: bool = True, c_puct: float = 1.5,
                  prior_temperature: float = 1.0, tree_priors: bool | None = None,
                  scale_budget: bool = False,
                  determinizations: int = DETERMINIZATIONS) -> None:
@@ -115,7 +126,8 @@ class MCTSAgent:
         self.rollout = rollout
         self.rollout_depth = rollout_depth
         self.epsilon = epsilon
-        self.temperature = temperature
+        self.temperature = temperature  # None: the game's reward_temperature
+        self._temperature = DEFAULT_TEMPERATURE if temperature is None else temperature
         self.prior = prior
         self.c_puct = c_puct
         self.prior_temperature = prior_temperature
@@ -170,6 +182,8 @@ class MCTSAgent:
         assert hooks.sampler is not None and hooks.fresh_evaluation is not None
         sample = hooks.sampler(state, seat)
         self._values, self._evaluate = hooks.fresh_evaluation()
+        self._temperature = self.temperature if self.temperature is not None else \
+            hooks.temperature(state) if hooks.temperature is not None else DEFAULT_TEMPERATURE
         self._stored = 0
         tree = self.tree_priors if self.tree_priors is not None else hooks.mcts_tree_priors
         priors = None
@@ -380,7 +394,7 @@ class MCTSAgent:
                 known = node.child_values
                 if known is not None and best_a in known and cutoff == 0:
                     # scored when the priors were computed: no need to play the move
-                    self._backup(path, margin_rewards(known[best_a], self.temperature))
+                    self._backup(path, margin_rewards(known[best_a], self._temperature))
                     return
             if s is None and child.states is not None:
                 kc = j % len(child.states)
@@ -462,8 +476,8 @@ class MCTSAgent:
     def _score(self, s: Any) -> list[float]:
         """Every clan's reward at a position as it stands (the end, or the evaluation)."""
         if s.is_over():
-            return terminal_rewards(s, self.temperature)
-        return margin_rewards(self._values(s), self.temperature)
+            return terminal_rewards(s, self._temperature)
+        return margin_rewards(self._values(s), self._temperature)
 
     def _iterate(self, s: Any, seat: int, root: _Node, hooks: GameHooks, rng: Rng,
                  priors: dict[int, float] | None = None) -> None:
@@ -534,8 +548,8 @@ class MCTSAgent:
             s.apply(a)
             steps += 1
         if s.is_over():
-            return terminal_rewards(s, self.temperature)
-        return margin_rewards(self._values(s), self.temperature)
+            return terminal_rewards(s, self._temperature)
+        return margin_rewards(self._values(s), self._temperature)
 
 
 def _sigmoid(x: float) -> float:

@@ -57,6 +57,8 @@ AHEAD_FROM = 3  # three turns its stores and potential already count as points)
 TAKE = 4.5  # a turn begun, its die not yet taken (it is worth this much on average)
 RIVAL_TURN = 5.1  # solo: the rival's points per turn left (its value is its points only)
 RIVAL_END = 4.0  # solo: ... and what it scores at the end
+TEMPERATURE = 5.0  # MCTS reward temperature (points), and in the solo game
+SOLO_TEMPERATURE = 15.0
 FOOD, IRON, PEARL = 0, 1, 2
 EXCHANGES = frozenset({A.EXCHANGE_COIN, *A.EXCHANGE_RES.values()})
 _CLIMB_PEARL = {1: 2, 2: 5}
@@ -543,6 +545,13 @@ def evaluate(state: WhiteCastleState, seat: int) -> float:
     vals = values(state)
     others = [v for q, v in enumerate(vals) if q != seat]
     return vals[seat] - REL * max(others, default=0.0)
+
+
+def reward_temperature(state: WhiteCastleState) -> float:
+    """MCTS's reward temperature: a solo margin (player against rival) is far less certain
+    than the same points between 4 clans (measured: the solo game scored about 6 points
+    more at 15 than at 5; at 4 players 5 did better than 12)."""
+    return SOLO_TEMPERATURE if state.rival is not None else TEMPERATURE
 
 
 def turn(state: WhiteCastleState) -> tuple[int, int, str]:
