@@ -117,5 +117,5 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return Rng((game_seed * 0x2545F4914F6CDD1D + seat + 1) & ((1 << 64) - 1)).next_u64()
 
 
-__all__ = ["AGENTS", "EXPERT_SECONDS", "LEVELS", "Agent", "GreedyAgent", "Level", "MCTSAgent", "RandomAgent",
-           "agent_seed", "make_agent"]
+__all__ = ["AGENTS", "EXPERT_SECONDS", "LEVELS", "Agent", "GreedyAgent", "Level", "MCTSAgent",
+           "RandomAgent", "agent_seed", "make_agent"]

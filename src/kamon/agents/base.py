@@ -28,6 +28,8 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
   root; `mcts_prior(state, seat) -> float` is the evaluation those priors use
   (default: read from `values()`, the mover's value minus `REL` times the best other's,
   which also scores each child's first visit);
+- `REL: float`: the weight of the best other clan's value in a relative evaluation
+  (default 0.5), for MCTS priors read from `values()`;
 - `mcts_iteration_weight: float`: what one MCTS iteration costs in this game relative
   to the reference; agents built with `scale_budget=True` (the levels) divide their
   iteration budget by it, so a level thinks about as long in every game.

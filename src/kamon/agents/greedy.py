@@ -3,11 +3,12 @@
 A turn is several atomic decisions (The White Castle: take a die, place it, order
 its effects, choose blocks and resources...; I, Clansman: use cards, then obtain one).
 Greedy looks `depth` of its own consecutive decisions ahead and scores each end point
-with the game's `evaluate(state, seat)`; the lookahead stops early where another seat
-decides or the game ends. The depth defaults to the game's `greedy_depth` (The White
-Castle: 2, a die together with where it goes, its evaluation valuing the decisions
-still pending on the stack; I, Clansman: a whole Production turn, with transpositions
-merged by the game's `plan_key`). At most `max_nodes` positions are expanded per
+with the game's `evaluate(state, seat)` (its `fresh_evaluation()`, memories for one
+decision); the lookahead stops early where another seat decides, the turn ends (for a
+game with a `turn` hook) or the game ends. The depth defaults to the game's
+`greedy_depth` (The White Castle: 2, a die together with where it goes, its evaluation
+valuing the decisions still pending on the stack; I, Clansman: a whole Production turn,
+with transpositions merged by the game's `plan_key`). At most `max_nodes` positions are expanded per
 decision; beyond that the positions reached are judged as they stand.
 
 It never reads hidden information: each decision starts from one determinization
