@@ -106,6 +106,30 @@ def test_action_id_out_of_range(aid: int) -> None:
         state.apply(Action(aid, "bogus"))
 
 
+@pytest.mark.parametrize("bad", [True, False, "0", None, [0], Action("0", "x")])
+def test_an_action_is_an_action_or_an_integer_id(bad: object) -> None:
+    """apply takes an Action or an int id: anything else (a bool, a string, None, an
+    Action whose id is not an int) is refused, even when it equals a legal id."""
+    state = GAME.new_game(4, 1)
+    legal = state.legal_ids()
+    before = state.dumps()
+    for value in (bad, float(legal[0]) if bad is None else bad):
+        with pytest.raises(IllegalAction, match="is not an action"):
+            state.apply(value)  # type: ignore[arg-type]
+    assert state.dumps() == before and state.history == []
+
+
+@pytest.mark.parametrize("text", ["9" * 5000, "-" + "9" * 5000, "²", "٣", "1" + "0" * 30])
+def test_notation_of_a_number_is_an_id_only_in_ascii_digits(text: str) -> None:
+    """A number too long to be an id, or written in other digits, is no action (refused
+    with the legal moves listed, not a crash)."""
+    state = GAME.new_game(4, 1)
+    before = state.dumps()
+    with pytest.raises(IllegalAction, match="legal now|no action with id"):
+        GAME.parse_action(state, text)
+    assert state.dumps() == before
+
+
 @pytest.mark.parametrize("text", ["", "xyzzy", "marry", "marry 999", "marry 300",
                                   "marry 300 purple", "convert 401", "obtain", "obtain 3 tadokoro",
                                   "hero", "payment 9", "hand", "done", "pass"])
@@ -215,6 +239,18 @@ def test_marry_a_card_that_already_holds_a_daughter() -> None:
         key = A.clan_key(owner, cid) if owner >= 0 else cid
         refused_all_ways(state, f"marry {key}", f"{state.name(q)}'s daughter is already on it",
                          "no card holds two daughters")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_small_table_marry_or_convert_a_seat_not_at_the_table(players: int) -> None:
+    """The small-table variant (R35) has only 2-3 Kochisei-Shuraku cards: the notation of an
+    absent seat's card is refused with a reason (it named a seat the state does not have)."""
+    state = play_until(at_step("marry"), {"variant": "small-table"}, players=players)
+    for seat in A.SEATS[players:]:
+        refused_all_ways(state, f"marry 300 {seat}", "in nobody's Clan cards row")
+    state = play_until(at_step("produce"), {"variant": "small-table"}, players=players)
+    for seat in A.SEATS[players:]:
+        refused_all_ways(state, f"convert 300 {seat} soldier", "in nobody's Clan cards row")
 
 
 def test_marry_elsewhere_without_a_tadokoro() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +136,52 @@ def test_from_json_rejects_malformed_states_with_record_error(bad: dict[str, Any
         GAME.from_json(broken)
     with pytest.raises(RecordError):
         GAME.from_json([1, 2])  # type: ignore[arg-type]
+
+
+def _deep(value: object) -> object:
+    """A value buried 3,000 lists deep (deeper than Python recurses by default)."""
+    for _ in range(3000):
+        value = [value]
+    return value
+
+
+EXACTLY: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
+    ("no game", lambda d: d.pop("game"), "game is missing"),
+    ("a number as text", lambda d: d.update(round=str(d["round"])), "round is '1'"),
+    ("a number with a fraction", lambda d: d.update(miyake=0.0), "miyake is 0.0"),
+    ("a boolean for a number", lambda d: d["gozoku"][0].update(iron=True),
+     "gozoku[0].iron is True"),
+    ("a key too many", lambda d: d.update(cheat=1), "cheat is not a field"),
+    ("a player key too many", lambda d: d["gozoku"][1].update(gold=9), "gozoku[1].gold is not"),
+    ("an event that is not text", lambda d: d["events"].append(7), "is 7"),
+    ("nesting too deep", lambda d: d.update(supply=_deep([])), "not an I, Clansman state"),
+    ("a number too long to write", lambda d: d.update(seed=10 ** 5000), "seed is out of range"),
+    ("an infinite number", lambda d: d.update(seed=float("inf")), "OverflowError"),
+]
+
+
+@pytest.mark.parametrize("field", ["game", "phase", "round"])
+def test_a_refusal_names_the_problem_in_a_short_message(field: str) -> None:
+    """Whatever a bad field holds (here 10,000 lines of text), the RecordError says what is
+    wrong in a few hundred characters, not by repeating the field."""
+    data = json.loads(json.dumps(new().to_json()))
+    data[field] = ["a long line of the game's log"] * 10_000
+    with pytest.raises(RecordError, match="not an I, Clansman state") as info:
+        GAME.from_json(data)
+    assert field in str(info.value) and len(str(info.value)) < 600
+
+
+@pytest.mark.parametrize(("change", "fragment"), [(c, f) for _, c, f in EXACTLY],
+                         ids=[name for name, _, _ in EXACTLY])
+def test_a_state_loads_exactly_as_written_or_not_at_all(
+        change: Callable[[dict[str, Any]], object], fragment: str) -> None:
+    """from_json never reads a document as something else (a float or text as a number,
+    true as 1, a field dropped) and never fails with another exception: RecordError."""
+    data = json.loads(json.dumps(new().to_json()))
+    change(data)
+    with pytest.raises(RecordError, match="not an I, Clansman state") as info:
+        GAME.from_json(data)
+    assert fragment in str(info.value)
 
 
 @pytest.mark.parametrize("opts", MODES + [{"variant": "small-table"}])

@@ -4,13 +4,16 @@ Fixtures:
   server          one server per test session (per xdist worker), SQLite under a tmp dir
   server_factory  start extra servers (a test that stops and restarts its own server)
   browser         headless /usr/bin/chromium through Playwright (never `playwright install`)
-  new_page        open a page in a fresh context (own localStorage), desktop or phone sized;
-                  uncaught page errors fail the test, and a failing test leaves a
-                  screenshot of every page it opened under test-output/e2e/failed/
+  new_page        open a page in a fresh context (own localStorage), desktop (1366x900) or
+                  phone (390x844) sized, its documents served under a strict
+                  Content-Security-Policy; uncaught page errors and console errors (a CSP
+                  violation is one) fail the test, and a failing test leaves a screenshot
+                  of every page it opened under test-output/e2e/failed/
 
 The helpers below (`wait_my_turn`, `click_choice`, `play_to_end`, ...) read the play page's
 contract: #status (.your-turn, .over), button.action[data-action-id], #board .legal,
 #log li, #undo, #connection.live and body[data-version] (the payload version on screen).
+`drive` plays human seats through the API, to bring a game to the position a test looks at.
 """
 
 from __future__ import annotations
@@ -37,10 +40,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "e2e"
 CHROMIUM = os.environ.get("KAMON_CHROMIUM", "/usr/bin/chromium")
+# A document the tests serve through a route (to add the CSP below) has no address space of
+# its own, so Chromium's local-network checks would block its socket to 127.0.0.1.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
-DESKTOP = {"width": 1280, "height": 900}
+                 "--disable-sync", "--disable-features=LocalNetworkAccessChecks"]
+DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 STEP_MS = 30_000   # the longest one step of a game may take (a click, a bot's reply)
 try:  # the waits of expect(...) as patient as the others
@@ -50,6 +55,11 @@ except ImportError:  # the browser fixture says what to install
     pass
 # console errors that are not the page's fault: a socket refused while the server restarts
 BENIGN = ("WebSocket connection to", "net::ERR_CONNECTION_REFUSED")
+# The policy the pages must work under (the server will send its own; this one is strict):
+# no inline script or style attribute, no eval, images and sockets from the page's origin.
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
 
 
 # --------------------------------------------------------------------------- the server
@@ -139,13 +149,42 @@ class Server:
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.url + path, data=data,
                                      headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=20) as r:
-            return json.load(r)
+        for _ in range(50):
+            try:
+                with urllib.request.urlopen(req, timeout=20) as r:
+                    return json.load(r)
+            except urllib.error.HTTPError as e:
+                # a driven game writes faster than a person: wait as the server's
+                # rate limit asks (Retry-After), as a polite client does
+                if e.code != 429:
+                    raise
+                time.sleep(float(e.headers.get("Retry-After") or 1))
+        raise AssertionError(f"{path}: still rate-limited after 50 waits")
 
     def create(self, game: str, seats: list[str], seed: int, **options: Any) -> Any:
-        """Create a game through the API (for tests whose subject is not the lobby)."""
-        return self.api("/api/games", {"game": game, "players": len(seats), "seats": seats,
-                                       "seed": seed, "options": options})
+        """Create a game with a chosen deal (for tests whose subject is not the lobby).
+
+        Through the API when the server lets a request choose the seed (a practice game:
+        one human seat at most). A deal between several people is the server's to draw,
+        so such a game is written the way only an operator can: in-process, straight into
+        the server's database file, from which the running server serves it."""
+        body = {"game": game, "players": len(seats), "seats": seats, "seed": seed,
+                "options": options}
+        if seats.count("human") <= 1:
+            return self.api("/api/games", body)
+        assert "human" in seats and all(k == "human" for k in seats), \
+            "bots of a game written straight into the store would not be started"
+        from kamon.server.service import GameService
+        from kamon.server.store import Store
+
+        store = Store(str(self.db))
+        try:
+            created = GameService(store).create(body, operator=True)
+        finally:
+            store.close()
+        for seat in created["seats"]:  # as the API answers: each invite link in full
+            seat["url"] = self.url + seat["link"]
+        return created
 
 
 @pytest.fixture(scope="session")
@@ -216,6 +255,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return rep
 
 
+def _with_csp(route: Any) -> None:
+    """Serve a document with the strict CSP added to its headers (other requests pass)."""
+    if route.request.resource_type != "document":
+        route.continue_()
+        return
+    response = route.fetch()
+    route.fulfill(response=response,
+                  headers={**response.headers, "content-security-policy": CSP})
+
+
 @pytest.fixture
 def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
     """new_page(name, phone=False): a page in its own context (its own localStorage).
@@ -230,6 +279,7 @@ def new_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[
         else:
             ctx = browser.new_context(viewport=DESKTOP)
         contexts.append(ctx)
+        ctx.route("**/*", _with_csp)
         page = ctx.new_page()
         page.set_default_timeout(STEP_MS)
         page.on("pageerror", lambda exc: opened.errors.append(f"{name}: {exc}"))
@@ -388,14 +438,32 @@ def click_choice(page: Any, rng: random.Random, clicks: Clicks,
     assert not err, f"the server refused the listed choice: {err}"
 
 
+ONLY_LISTED_JS = """() => {
+  const onBoard = new Set([...document.querySelectorAll('#board .legal[data-action-id]')]
+    .map(e => e.dataset.actionId));
+  return [...document.querySelectorAll('#actions button.action')]
+    .filter(b => !onBoard.has(b.dataset.actionId)).map(b => b.dataset.notation);
+}"""
+
+
+def only_listed(page: Any) -> list[str]:
+    """The legal actions the page offers only in its list (none has a board target)."""
+    return list(page.evaluate(ONLY_LISTED_JS))
+
+
 def play_to_end(page: Any, rng: random.Random, max_decisions: int = 600,
                 on_decision: Callable[[int], None] | None = None,
-                board_share: float = 0.5) -> Clicks:
-    """Play this seat's decisions by clicking until the game is over."""
+                board_share: float = 0.5, board_only: bool = False) -> Clicks:
+    """Play this seat's decisions by clicking until the game is over (`board_only`: every
+    choice has a board target, and every decision is made on the board)."""
     clicks = Clicks()
     for n in range(max_decisions):
         if wait_my_turn(page) == "over":
             return clicks
+        if board_only:
+            missing = only_listed(page)
+            assert not missing, f"decision {n}: only in the list: {missing}"
+            board_share = 1.0
         click_choice(page, rng, clicks, board_share)
         if on_decision is not None:
             on_decision(n + 1)
@@ -461,10 +529,11 @@ class Created:
     spectator: str
 
 
-def create_in_lobby(page: Any, srv: Server, game: str, seats: list[str], seed: int,
+def create_in_lobby(page: Any, srv: Server, game: str, seats: list[str], seed: int | None,
                     checks: dict[str, bool] | None = None) -> Created:
-    """Fill the lobby's form (game, players, one kind per seat, options, seed), submit it
-    and read the invite links it shows."""
+    """Fill the lobby's form (game, players, one kind per seat, options, seed — only for
+    a practice game: with several human seats the server draws it), submit it and read
+    the invite links it shows."""
     page.goto(srv.url + "/")
     page.wait_for_selector(f"#game-select option[value='{game}']", state="attached")
     page.select_option("#game-select", game)
@@ -474,7 +543,8 @@ def create_in_lobby(page: Any, srv: Server, game: str, seats: list[str], seed: i
     assert page.locator("#seats select").count() == len(seats)
     for name, on in (checks or {}).items():
         page.locator(f"#opt-{name}").set_checked(on)
-    page.fill("#seed-input", str(seed))
+    if seed is not None:
+        page.fill("#seed-input", str(seed))
     page.click("#create-button")
     page.wait_for_selector("#created:not([hidden]) #spectator-link[href^='/play/']")
     assert page.inner_text("#create-error").strip() == ""
@@ -489,3 +559,66 @@ def create_in_lobby(page: Any, srv: Server, game: str, seats: list[str], seed: i
     # the lobby remembers the new game under "my games"
     page.wait_for_selector(f"#my-games-list li.my-game[data-game-id='{gid}']")
     return Created(gid, invites, spectator)
+
+
+# --------------------------------------------------------------------------- positions
+
+def drive(srv: Server, game_id: str, tokens: dict[int, str],
+          until: Callable[[dict[str, Any]], bool], rng: random.Random,
+          prefer: tuple[str, ...] = (), max_moves: int = 1500) -> dict[str, Any]:
+    """Play the human seats (`tokens`: seat -> token) through the API until `until` holds
+    for the payload of the seat to decide (a spectator's when that seat is not played
+    here), and return that payload. Each move is the first
+    legal notation starting with one of `prefer` (in that order), else a random legal move
+    (seal exchanges only when nothing else is legal); bots move by themselves."""
+    deadline = time.monotonic() + 120
+    moves = 0
+    while moves < max_moves and time.monotonic() < deadline:
+        public = srv.api(f"/api/games/{game_id}")
+        assert not public["over"], "the game ended before the position was reached"
+        seat = public["to_move"]
+        if seat not in tokens:   # a seat this drive does not play: a bot thinking, say
+            if until(public):
+                return dict(public)
+            time.sleep(0.05)
+            continue
+        p = srv.api(f"/api/games/{game_id}?token={tokens[seat]}")
+        if until(p):
+            return dict(p)
+        legal = p["legal"]
+        pick = next((a for pre in prefer for a in legal if a["notation"].startswith(pre)),
+                    None)
+        if pick is None:
+            plain = [a for a in legal if not a["notation"].startswith("exchange")]
+            pick = rng.choice(plain or legal)
+        srv.api(f"/api/games/{game_id}/moves",
+                {"token": tokens[seat], "action": pick["id"], "version": p["version"]})
+        moves += 1
+    raise AssertionError(f"the position was not reached in {moves} moves")
+
+
+def tokens_of(created: dict[str, Any]) -> dict[int, str]:
+    """seat -> token of a created game's human seats."""
+    return {s["seat"]: s["token"] for s in created["seats"] if s.get("token")}
+
+
+def legal_ids(page: Any) -> list[int]:
+    """The ids of the legal actions the page lists."""
+    return [int(x) for x in page.locator("#actions button.action").evaluate_all(
+        "bs => bs.map(b => b.dataset.actionId)")]
+
+
+def board_target(page: Any, action_id: int) -> Any:
+    """The board element that plays this action."""
+    return page.locator(f"#board .legal[data-action-id='{action_id}']").first
+
+
+def tap_board(page: Any, target: Any) -> None:
+    """Tap a board element where a finger would: a visible point of it."""
+    target.scroll_into_view_if_needed(timeout=5000)
+    point = target.evaluate(HIT_POINT_JS)
+    if point is None:
+        target.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
+        point = target.evaluate(HIT_POINT_JS)
+    assert point is not None, "no visible point of it receives a tap (covered or empty)"
+    page.touchscreen.tap(point[0], point[1])

@@ -21,7 +21,7 @@ from tests.e2e.conftest import (
 
 
 def _play_from_lobby(page: Any, server: Server, game: str, seats: list[str], seed: int,
-                     midgame_png: str) -> tuple[Any, Any]:
+                     midgame_png: str, board_only: bool = False) -> tuple[Any, Any]:
     """Create the game in the lobby, follow seat 0's invite link, play to the end."""
     created = create_in_lobby(page, server, game, seats, seed)
     shot(page, f"lobby-{game}.png")
@@ -37,7 +37,7 @@ def _play_from_lobby(page: Any, server: Server, game: str, seats: list[str], see
         if n == 8 and wait_my_turn(page) == "turn":
             shot(page, midgame_png, top=True)
 
-    clicks = play_to_end(page, random.Random(seed), on_decision=midgame)
+    clicks = play_to_end(page, random.Random(seed), on_decision=midgame, board_only=board_only)
     final = check_final_scores(page, server, created.game_id)
     return clicks, final
 
@@ -62,15 +62,17 @@ def _check_finish(page: Any, server: Server, clicks: Any, final: dict[str, Any],
 
 
 @pytest.mark.timeout(300)
-def test_white_castle_two_players_against_a_bot(server: Server,
-                                                new_page: Callable[..., Any]) -> None:
-    """The lobby creates a 2-player White Castle game with a random bot; the invite link
-    plays it by clicks (board and list) to the final score table and its winner."""
+def test_white_castle_three_players_on_the_board_alone(server: Server,
+                                                       new_page: Callable[..., Any]) -> None:
+    """The lobby creates a 3-player White Castle game with two random bots; the invite link
+    plays it to the final score table and its winner by clicks on the board alone: every
+    choice of every decision has its place on the board, so the list is never needed."""
     page = new_page("wc-blue")
-    clicks, final = _play_from_lobby(page, server, "white-castle", ["human", "random"],
-                                     seed=20251, midgame_png="wc-midgame.png")
-    _check_finish(page, server, clicks, final, "wc-2p")
-    assert final["players"] == 2
+    clicks, final = _play_from_lobby(page, server, "white-castle",
+                                     ["human", "random", "random"], seed=20251,
+                                     midgame_png="wc-midgame.png", board_only=True)
+    _check_finish(page, server, clicks, final, "wc-3p")
+    assert final["players"] == 3 and clicks.listed == 0, clicks
 
 
 @pytest.mark.timeout(300)

@@ -34,7 +34,9 @@ def test_two_humans_and_a_spectator_see_moves_live(server: Server,
     """Two browser contexts on the two invite links of one game (one of them phone-sized)
     and a spectator: every move by one appears in the others without a reload."""
     lobby = new_page("lobby")
-    created = create_in_lobby(lobby, server, "white-castle", ["human", "human"], seed=424242)
+    # two people: the server draws the seed (the lobby's seed field is off)
+    created = create_in_lobby(lobby, server, "white-castle", ["human", "human"], seed=None)
+    assert lobby.is_disabled("#seed-input")
     players = [new_page("wc-seat0"), new_page("wc-seat1-phone", phone=True)]
     spectator = new_page("wc-spectator")
     for page, url in ((players[0], created.invites[0]), (players[1], created.invites[1])):

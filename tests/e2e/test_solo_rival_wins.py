@@ -38,8 +38,10 @@ def _final_table_names_the_rival(page: Any, server: Server, game_id: str) -> Non
 @pytest.mark.timeout(300)
 def test_solo_game_won_by_the_rival_ends_on_the_final_table(
         server: Server, new_page: Callable[..., Any]) -> None:
-    """Created in the lobby at Hard, played by clicks to the end: the final score table
-    shows with a column for the rival, and so does a reload and the spectator link."""
+    """Created in the lobby at Hard, played by clicks on the board alone (every choice,
+    the rival's rooms and gardens included, has its place there) to the end: the final
+    score table shows with a column for the rival, and so does a reload and the spectator
+    link."""
     page = new_page("solo")
     page.goto(server.url + "/")
     page.wait_for_selector("#game-select option[value='white-castle']", state="attached")
@@ -53,7 +55,8 @@ def test_solo_game_won_by_the_rival_ends_on_the_final_table(
     page.wait_for_url(re.compile(r"/play/[^?]+\?token="))
     page.wait_for_selector("#connection.live")
     game_id = page.url.split("/play/", 1)[1].split("?", 1)[0]
-    play_to_end(page, random.Random(5150))
+    clicks = play_to_end(page, random.Random(5150), board_only=True)
+    assert clicks.listed == 0 and not clicks.board_failures, clicks
     _final_table_names_the_rival(page, server, game_id)
     shot(page, "solo-rival-wins-final.png", top=True)
     page.reload()

@@ -1,12 +1,20 @@
-"""Fixtures for the server tests: a real app over a real SQLite file, driven over HTTP."""
+"""Fixtures for the server tests: a real app over a real SQLite file, driven over HTTP
+(in process through TestClient, or a real server process for crash and lock tests)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -21,18 +29,26 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db_path: Path) -> Iterator[TestClient]:
-    """The app on that file; bots think in a thread and move at once."""
-    app = create_app(str(db_path), bot_workers=0, bot_delay=0)
+    """The app on that file; bots think in a thread and move at once; no write rate
+    limit (tests play faster than people: the limit has its own test)."""
+    app = create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)
     with TestClient(app) as c:
         yield c
 
 
 def create(c: TestClient, game: str = "white-castle", players: int = 2,
            seats: list[str] | None = None, **extra: Any) -> dict[str, Any]:
-    """Create a game through the API (201 expected) and return the answer."""
+    """Create a game through the API (201 expected) and return the answer. A seed for a
+    game with several human seats (which the API refuses: only practice games take one)
+    is set the way an operator would, in process, so such tests stay reproducible."""
     body: dict[str, Any] = {"game": game, "players": players,
                             "seats": seats or ["human"] * players}
     body.update(extra)
+    if "seed" in body and body["seats"].count("human") > 1:
+        server = c.app.state.server  # type: ignore[attr-defined]
+        assert "human" in body["seats"] and set(body["seats"]) == {"human"}, \
+            "an operator-seeded game here has human seats only (no bot driver is started)"
+        return dict(server.service.create(body, operator=True))
     r = c.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     return dict(r.json())
@@ -89,3 +105,129 @@ def play_humans(c: TestClient, gid: str, tokens: dict[int, str],
         if moves is None and n > 2000:
             raise AssertionError("the game did not end")
     return get(c, gid)
+
+
+# --- real server processes (kill -9, busy databases) ---------------------------------------
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid:
+            found.append(int(entry))
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Does the process exist (and is it not a zombie)?"""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+class ServerProcess:
+    """`kamon serve` on a free 127.0.0.1 port over one SQLite file, in a session of its
+    own so that it and its bot workers can be stopped together; `kill9` kills the server
+    process alone, as a crash would."""
+
+    def __init__(self, db: Path, log: Path, env: dict[str, str] | None = None,
+                 bot_workers: int = 1, bot_delay: float = 0.0) -> None:
+        """Where it serves; `start` runs it."""
+        self.db, self.log = db, log
+        self.env = env or {}
+        self.bot_workers, self.bot_delay = bot_workers, bot_delay
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.pgid: int | None = None
+
+    @property
+    def url(self) -> str:
+        """The base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 40.0) -> ServerProcess:
+        """Run it and wait until GET /api/catalog answers."""
+        cmd = [sys.executable, "-m", "kamon.cli", "serve", "--host", "127.0.0.1", "--port",
+               str(self.port), "--db", str(self.db), "--bot-workers", str(self.bot_workers),
+               "--bot-delay", str(self.bot_delay)]
+        with self.log.open("ab") as out:
+            out.write(f"\n$ {' '.join(cmd)} {self.env}\n".encode())
+            out.flush()
+            env = {k: v for k, v in os.environ.items() if k != "KAMON_FAULT"}
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, start_new_session=True,
+                                         env={**env, **self.env, "PYTHONUNBUFFERED": "1"})
+        self.pgid = self.proc.pid
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited ({self.proc.returncode}):\n"
+                                   f"{self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + "/api/catalog", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the server did not answer in {timeout}s")
+
+    def kill9(self) -> int:
+        """SIGKILL the server process only (its workers are left to notice); its exit
+        status."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        return self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        """End the server and everything of its session."""
+        if self.pgid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signal.SIGTERM)
+            if self.proc is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self.proc.wait(timeout=10)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signal.SIGKILL)  # anything of its session still there
+            if self.proc is not None and self.proc.poll() is None:
+                self.proc.wait(timeout=10)
+        self.proc = None
+
+    def api(self, path: str, body: Any = None, token: str | None = None) -> httpx.Response:
+        """GET (or POST `body` as JSON) against the server."""
+        params = {"token": token} if token else None
+        if body is None:
+            return httpx.get(self.url + path, params=params, timeout=30)
+        return httpx.post(self.url + path, json=body, timeout=30)
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Any]:
+    """serve(db=None, **kw): start a ServerProcess (a fresh SQLite file unless given);
+    every one started is stopped, with its session, at the end of the test."""
+    started: list[ServerProcess] = []
+
+    def make(db: Path | None = None, **kw: Any) -> ServerProcess:
+        srv = ServerProcess(db or tmp_path / "kamon.db", tmp_path / "server.log", **kw)
+        started.append(srv)
+        return srv.start()
+
+    yield make
+    for srv in started:
+        srv.stop()

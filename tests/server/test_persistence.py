@@ -24,13 +24,13 @@ from tests.server.conftest import create, get, move, play_humans, token_of, wait
 
 def test_a_restarted_server_resumes_every_game_exactly(db_path: Path) -> None:
     games = []
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)) as c:
         for game, players in (("white-castle", 2), ("clansman", 4), ("white-castle", 1)):
             g = create(c, game, players, ["human"] * players, seed=40 + players)
             tokens = {s: token_of(g, s) for s in range(players)}
             play_humans(c, g["id"], tokens, 23)
             games.append((g["id"], tokens, get(c, g["id"], tokens[0])))
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)) as c:
         for gid, tokens, before in games:
             after = get(c, gid, tokens[0])
             assert after == before
@@ -45,13 +45,13 @@ def test_a_restarted_server_lets_its_bots_carry_on(db_path: Path) -> None:
     g = service.create({"game": "white-castle", "players": 2, "seats": ["random", "random"],
                         "seed": 77})
     store.close()  # created, never served: the bots have not moved yet
-    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=0, bot_delay=0, rate=0)) as c:
         p = wait_for(c, g["id"], None, lambda q: q["over"])
         assert p["winners"]
 
 
 def test_bots_think_in_worker_processes(db_path: Path) -> None:
-    with TestClient(create_app(str(db_path), bot_workers=1, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=1, bot_delay=0, rate=0)) as c:
         g = create(c, "clansman", 4, ["human", "normal", "easy", "random"], seed=5)
         tok = token_of(g, 0)
         play_humans(c, g["id"], {0: tok}, 6)
@@ -128,16 +128,16 @@ def postgres_url() -> Iterator[str]:
 
 
 def test_postgresql_stores_moves_refuses_stale_writes_and_resumes(postgres_url: str) -> None:
-    with TestClient(create_app(postgres_url, bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(postgres_url, bot_workers=0, bot_delay=0, rate=0)) as c:
         assert c.app.state.server.store.engine.dialect.name == "postgresql"  # type: ignore
-        g = create(c, "clansman", 4, ["human", "random", "human", "random"], seed=6)
+        g = create(c, "clansman", 4, ["human", "random", "human", "random"])
         tokens = {0: token_of(g, 0), 2: token_of(g, 2)}
         play_humans(c, g["id"], tokens, 12)
         p = get(c, g["id"], tokens[0])
         stale = move(c, g["id"], tokens[0], "pass", p["version"] - 1)
         assert stale.status_code == 409
         before = wait_for(c, g["id"], tokens[2], lambda q: q["to_move"] in tokens)
-    with TestClient(create_app(postgres_url, bot_workers=0, bot_delay=0)) as c:
+    with TestClient(create_app(postgres_url, bot_workers=0, bot_delay=0, rate=0)) as c:
         after = get(c, g["id"], tokens[2])
         assert after == before
         play_humans(c, g["id"], tokens, 3)
@@ -146,7 +146,7 @@ def test_postgresql_stores_moves_refuses_stale_writes_and_resumes(postgres_url: 
 def test_a_thinking_bot_does_not_hold_up_other_games(db_path: Path) -> None:
     """While a hard bot searches in one game (in a worker process), moves in another game
     are played and answered: game A is still waiting for its bot when game B has moved on."""
-    with TestClient(create_app(str(db_path), bot_workers=1, bot_delay=0)) as c:
+    with TestClient(create_app(str(db_path), bot_workers=1, bot_delay=0, rate=0)) as c:
         server = c.app.state.server  # type: ignore[attr-defined]
         a = create(c, "clansman", 4, ["hard"] * 4, seed=13)
         wait_for(c, a["id"], None, lambda q: a["id"] in server.driving, timeout=30)

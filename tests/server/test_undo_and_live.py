@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from kamon.core.rng import Rng
 from kamon.games import get_game
-from kamon.server.service import _reveals
+from kamon.server.views import reveals as _reveals
 from tests.server.conftest import create, get, move, token_of
 
 

@@ -192,6 +192,10 @@ CASES: list[tuple[str, Corrupt, str]] = [
                                                       [["fly", 2]], "x"]),
      "(('fly', 2),), 'x') is malformed"),
     ("frame-other-seat", _other_seat, "during"),
+    ("frame-block-offered-twice", lambda d: d["stack"].append(
+        ["blocks", d["stack"][-1][1], [[0, 0], [0, 0]], True, True, "x"]), "is malformed"),
+    ("frame-worker-offered-twice", lambda d: d["stack"].append(
+        ["outside", d["stack"][-1][1], [1, 1]]), "is malformed"),
     ("no-decision", lambda d: d.__setitem__("stack", []), "no decision pending"),
     ("turn-index", lambda d: d.__setitem__("turn_idx", d["turn_idx"] + d["players"]),
      "dice taken from the bridges"),
@@ -284,6 +288,56 @@ def test_valid_states_still_load_identically(players: int) -> None:
             ids = state.legal_ids()
             state.apply(ids[rng.below(len(ids))])
             step += 1
+
+
+def _deep(value: object) -> object:
+    """A value buried 3,000 lists deep (deeper than Python recurses by default)."""
+    for _ in range(3000):
+        value = [value]
+    return value
+
+
+EXACTLY: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
+    ("another game", lambda d: d.update(game="clansman"), "game is 'clansman'"),
+    ("no game", lambda d: d.update(game=None), "game is None"),
+    ("a number as text", lambda d: d.update(round=str(d["round"])), "round is '2'"),
+    ("a number with a fraction", lambda d: d.update(turn_idx=d["turn_idx"] + 0.0),
+     "turn_idx is"),
+    ("a boolean for a number", lambda d: d["clans"][0].update(seals=True),
+     "clans[0].seals is True"),
+    ("a number for a boolean", lambda d: d["lone_left"].__setitem__(0, 1),
+     "lone_left[0] is 1"),
+    ("a key too many", lambda d: d.update(cheat=1), "cheat is not a field"),
+    ("a clan key too many", lambda d: d["clans"][1].update(gold=9), "clans[1].gold is not"),
+    ("an event that is not text", lambda d: d["events"].append(7), "is 7"),
+    ("nesting too deep", lambda d: d.update(stack=_deep([])), "nested too deeply"),
+    ("a number too long to write", lambda d: d.update(seed=10 ** 5000), "seed is out of range"),
+    ("an infinite number", lambda d: d.update(seed=float("inf")), "OverflowError"),
+]
+
+
+@pytest.mark.parametrize("field", ["game", "phase", "round"])
+def test_a_refusal_names_the_problem_in_a_short_message(field: str) -> None:
+    """Whatever a bad field holds (here 10,000 lines of text), the RecordError says what is
+    wrong in a few hundred characters, not by repeating the field."""
+    data = base()
+    data[field] = ["a long line of the game's log"] * 10_000
+    with pytest.raises(RecordError, match="not a White Castle state") as info:
+        GAME.from_json(data)
+    assert field in str(info.value) and len(str(info.value)) < 600
+
+
+@pytest.mark.parametrize(("change", "fragment"), [(c, f) for _, c, f in EXACTLY],
+                         ids=[name for name, _, _ in EXACTLY])
+def test_a_state_loads_exactly_as_written_or_not_at_all(
+        change: Callable[[dict[str, Any]], object], fragment: str) -> None:
+    """from_json never reads a document as something else (a float or text as a number,
+    true as 1, a field dropped) and never fails with another exception: RecordError."""
+    data = base()
+    change(data)
+    with pytest.raises(RecordError, match="not a White Castle state") as info:
+        GAME.from_json(data)
+    assert fragment in str(info.value)
 
 
 @pytest.mark.parametrize("data", [[1, 2], "state", None, 7])

@@ -88,6 +88,34 @@ def test_action_id_out_of_range(aid: int) -> None:
     refused(state, str(aid), "no action with id")
 
 
+@pytest.mark.parametrize("bad", [float, str, lambda i: [i], lambda i: Action(str(i), "x"),
+                                 lambda i: None, lambda i: True],
+                         ids=["float", "str", "list", "action-with-str-id", "none", "bool"])
+def test_an_action_is_an_action_or_an_integer_id(bad: Callable[[int], object]) -> None:
+    """apply takes an Action or an int id: anything else (a float or a string equal to a
+    legal id, None, a bool, an Action whose id is not an int) is refused."""
+    state = play_until(2, deciding("take"))
+    before = state.dumps()
+    history = list(state.history)
+    with pytest.raises(IllegalAction, match="is not an action"):
+        state.apply(bad(state.legal_ids()[0]))  # type: ignore[arg-type]
+    assert state.dumps() == before and state.history == history
+    assert 1 in state.legal_ids()  # so True (== 1) equalled a legal id and was refused
+    state.apply(Action(1, A.TEXTS[1]))
+    assert state.history == [*history, 1]
+
+
+@pytest.mark.parametrize("text", ["9" * 5000, "-" + "9" * 5000, "²", "٣", "1" + "0" * 30])
+def test_notation_of_a_number_is_an_id_only_in_ascii_digits(text: str) -> None:
+    """A number too long to be an id, or written in other digits, is no action (refused
+    with the legal moves listed, not a crash)."""
+    state = GAME.new_game(3, 1)
+    before = state.dumps()
+    with pytest.raises(IllegalAction, match="legal now|no action with id"):
+        GAME.parse_action(state, text)
+    assert state.dumps() == before
+
+
 @pytest.mark.parametrize("text", ["", "xyzzy", "take purple left", "place moon",
                                   "audience please", "draft"])
 def test_parse_action_garbage_lists_legal_actions(text: str) -> None:

@@ -291,6 +291,94 @@ def test_end_of_round_gardens_in_new_turn_order_each_player_chooses_order() -> N
     assert s.clans[p].seals == 3 and s.clans[p].coins == coins_p + 3
 
 
+# The Appendix on the personal-domain action: "You cannot trigger the exact same line more
+# than once in a single turn." The Gardens step is nobody's turn: each player's go in it
+# starts with no row barred, and a row fired during that go stays barred until it ends.
+DOMAIN_GARDENS = ["plant_5", "stone_7", "plant_4", "stone_8", "plant_3", "stone_6"]
+ROW_TEXTS = {"row coral", "row black", "row white"}
+
+
+def domain_gardens(s: WhiteCastleState, coral_plant: list[int], black_plant: list[int]
+                   ) -> None:
+    """The coral plant garden is plant_5 (pay 4 coins: a personal-domain action), the black
+    plant garden plant_4 (pay 3 coins: a Warrior action); gardeners as given."""
+    s.garden_cards = DOMAIN_GARDENS[:]
+    s.garden_workers = [coral_plant[:], [], black_plant[:], [], [], []]
+
+
+def rows_offered(s: WhiteCastleState) -> set[str]:
+    """The personal-domain rows offered now."""
+    assert frame(s) == "row"
+    return legal_texts(s) & ROW_TEXTS
+
+
+def test_end_of_round_gardens_domain_action_not_barred_by_the_rounds_last_turn() -> None:
+    """The round's last player fires the coral row on their turn (a die in the domain);
+    their own garden's personal-domain action in the Gardens step may fire it again."""
+    s = last_take(2, 1)
+    p = s.to_move
+    assert p is not None
+    c = s.clans[p]
+    c.card = "start_action_warrior"
+    c.coins, c.seals = 5 + 4, 0
+    domain_gardens(s, [p], [])
+    s.bridges = [[1, 1], [2], [3]]
+    refresh(s)
+    act(s, "take coral right", "place domain")  # a 1 on the printed 6: pay 5 coins
+    assert c.domain[0] == (0, 1) and s.fired == [0]
+    act(s, "done")  # decline the coral row's card block: the turn and the round end
+    assert s.phase == "gardens" and s.to_move == p and frame(s) == "pay"
+    act(s, "pay")  # plant_5: 4 coins for a personal-domain action
+    assert rows_offered(s) == ROW_TEXTS
+    food = c.res[0]
+    act(s, "row coral")
+    assert c.res[0] > food  # the coral row's visible food
+
+
+def test_end_of_round_gardens_each_players_domain_action_starts_with_no_row_barred() -> None:
+    """Both clans have a gardener on the personal-domain garden: the row the first one
+    fires in the Gardens step does not bar the second."""
+    s = last_take(2, 1)
+    for clan in s.clans:
+        clan.card = "start_action_warrior"
+        clan.coins, clan.seals = 4, 0
+    domain_gardens(s, [0, 1], [])
+    last_turn_at_the_well(s, [[1, 1], [2], [3]])
+    first, second = s.order
+    assert s.phase == "gardens" and s.to_move == first and frame(s) == "pay"
+    act(s, "pay")
+    assert rows_offered(s) == ROW_TEXTS
+    act(s, "row coral", "done")  # fire coral; decline its card block
+    assert s.to_move == second and frame(s) == "pay"
+    act(s, "pay")
+    assert rows_offered(s) == ROW_TEXTS
+
+
+def test_end_of_round_gardens_a_row_fired_stays_barred_for_the_rest_of_that_players_go(
+        ) -> None:
+    """One player's activations in the Gardens step count as one turn: after the domain
+    garden fired coral, a warrior the other garden sends to a domain-action yard may fire
+    black or white, not coral again."""
+    s = last_take(2, 1)
+    p = s.to_move
+    assert p is not None
+    c = s.clans[p]
+    c.card = "start_action_warrior"
+    c.coins, c.seals, c.res[1] = 4 + 3, 0, 1
+    c.left[2], c.warriors = 5, []
+    s.clans[1 - p].pos = 0
+    c.pos = 5  # p first in the Gardens step (alone in it anyway)
+    domain_gardens(s, [p], [p])
+    s.yard_effects = [(("domain",),)] * 3
+    last_turn_at_the_well(s, [[1, 1], [2], [3]])
+    assert s.phase == "gardens" and s.to_move == p and frame(s) == "garden_round"
+    act(s, "garden coral plant", "pay", "row coral", "done")
+    # The black plant garden follows by itself: pay 3 coins for a Warrior action.
+    assert frame(s) == "pay"
+    act(s, "pay", "yard 3")  # 1 iron; the yard's personal-domain action
+    assert rows_offered(s) == {"row black", "row white"}
+
+
 @pytest.mark.parametrize("round_", [1, 2])
 def test_end_of_round_gardens_activate_after_rounds_1_and_2(round_: int) -> None:
     """Gardens are step 2 of the end of rounds 1 and 2."""

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from kamon.core.errors import IllegalAction
+from kamon.core.loading import show
 from kamon.core.rng import Rng
 
 
@@ -118,6 +120,10 @@ class Game(Protocol):
         """Lines describing a game's options (and data provenance) for a setup line."""
 
 
+# Digits an action id written as text may have (no game has a billion actions).
+MAX_ID_DIGITS = 9
+
+
 def parse_notation(state: State, text: str, by_text: Mapping[str, int],
                    actions: Sequence[Action], title: str) -> Action:
     """The legal action written as `text` (notation in any case/spacing, or an integer id).
@@ -125,12 +131,11 @@ def parse_notation(state: State, text: str, by_text: Mapping[str, int],
     Shared by every game's `parse_action`; IllegalAction lists the legal moves when the
     text names no action, and gives the game's own reason when it names an illegal one.
     """
-    from kamon.core.errors import IllegalAction
-
     t = " ".join(str(text).strip().lower().split())
     aid = by_text.get(t)
-    if aid is None and t.lstrip("-").isdigit():
-        aid = int(t)
+    digits = t[1:] if t.startswith("-") else t
+    if aid is None and digits.isascii() and digits.isdigit() and len(digits) <= MAX_ID_DIGITS:
+        aid = int(t)  # an id: ASCII digits only, and never a number too long to be one
     if aid is None:
         raise IllegalAction(f"'{text}' is not an action of {title}; legal now: "
                             + ", ".join(a.text for a in state.legal_actions()))
@@ -185,9 +190,10 @@ class DecisionState:
 
     def apply(self, action: Action | int) -> None:
         """Apply a legal action; IllegalAction (state untouched) otherwise."""
-        from kamon.core.errors import IllegalAction
-
-        aid = action if isinstance(action, int) else action.id
+        aid = action.id if isinstance(action, Action) else action
+        if type(aid) is not int:  # a bool, a float or a string that equals a legal id, too
+            raise IllegalAction(f"{show(action)} is not an action (an Action or an integer "
+                                "action id)")
         if aid not in self._legal_cached():
             raise IllegalAction(self.why_illegal(aid))
         self._legal = None

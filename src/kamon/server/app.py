@@ -3,217 +3,144 @@
 Routes (JSON; every refusal is `{"error": "<what was wrong>"}` with its status):
   GET  /api/catalog                      games, options and seat kinds to create with
   GET  /api/data/{game}                  component texts for the client's explanations
-  POST /api/games                        create: {game, players, seats, options, seed?}
+  POST /api/games                        create: {game, players, seats, options, rated?,
+                                         seed? (practice games only)}
   GET  /api/games/{id}?token=T           the viewer's payload (no token: a spectator)
   POST /api/games/{id}/moves             {token, action, version}
   POST /api/games/{id}/undo              {token, version}
   GET  /api/games/{id}/record            the finished game's record
   WS   /api/games/{id}/ws?token=T        the viewer's payload after every change
-and the browser client: `/` (lobby), `/play/{id}` (a game), `/static/...`.
+and the browser client: `/` (lobby), `/play/{id}` (a game), `/static/...`, `/docs`.
 
-Bots move in a process pool (a search never stalls the server), one driver task per
-game, after a short pause so people can follow. The driver stores a bot's move only if
-the game is still at the version the bot thought about.
+Every answer carries a strict Content-Security-Policy, X-Frame-Options,
+X-Content-Type-Options and `Referrer-Policy: no-referrer`; writes must be JSON, at most
+`max_body` bytes, and at most `rate` a second per client (guard.py). The event loop never
+waits for the database or the engine (runtime.py). A busy or failing database is a 503
+(with Retry-After when a retry may help), a damaged stored game a 500, each naming the
+game and the problem, while every other game goes on being served.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import functools
+import hashlib
 import importlib
-import json
 import logging
-import multiprocessing
 import os
+import re
 from collections.abc import AsyncIterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from kamon.games import GAMES, get_game
-from kamon.server.service import (
-    GameService,
-    Loaded,
-    ServiceError,
-    bot_decision,
-    bot_seed,
-)
-from kamon.server.store import Store
+from kamon.server.fastpath import FastPath
+from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, RateLimiter, parse_json
+from kamon.server.runtime import Server
+from kamon.server.service import ServiceError
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-POLL_SECONDS = 2.0  # a socket re-reads the stored version this often (other processes)
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+WS_MESSAGES_PER_SECOND = 20  # a socket sending more is closed (it only needs pings)
 log = logging.getLogger("kamon.server")
 
 
-class Hub:
-    """The live sockets of each game, with the seat each one views as."""
-
-    def __init__(self) -> None:
-        """No sockets yet."""
-        self.sockets: dict[str, dict[WebSocket, int | None]] = {}
-        self.sent: dict[WebSocket, int] = {}  # the version each socket has last been sent
-
-    def add(self, game_id: str, ws: WebSocket, seat: int | None) -> None:
-        """Register a socket."""
-        self.sockets.setdefault(game_id, {})[ws] = seat
-
-    def remove(self, game_id: str, ws: WebSocket) -> None:
-        """Forget a socket."""
-        conns = self.sockets.get(game_id)
-        if conns is not None:
-            conns.pop(ws, None)
-            self.sent.pop(ws, None)
-            if not conns:
-                del self.sockets[game_id]
-
-    def of(self, game_id: str) -> list[tuple[WebSocket, int | None]]:
-        """The sockets of a game."""
-        return list(self.sockets.get(game_id, {}).items())
+def _error(status: int, message: str, retry_after: int | None = None) -> JSONResponse:
+    """A refusal as JSON (with Retry-After when waiting may help)."""
+    body: dict[str, Any] = {"error": message}
+    headers = {}
+    if retry_after is not None:
+        body["retry_after"] = retry_after
+        headers["Retry-After"] = str(retry_after)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
-class Server:
-    """State shared by the routes: the service, locks, sockets, the bot pool."""
-
-    def __init__(self, db: str, bot_workers: int, bot_delay: float) -> None:
-        """Open the store; bot_workers 0 runs bots in a thread (for small machines)."""
-        self.store = Store(db)
-        self.service = GameService(self.store)
-        self.hub = Hub()
-        self.locks: dict[str, asyncio.Lock] = {}
-        self.driving: set[str] = set()
-        self.tasks: set[asyncio.Task[None]] = set()
-        self.bot_delay = bot_delay
-        self.bot_workers = bot_workers
-        self.pool: Executor | None = None
-
-    def executor(self) -> Executor:
-        """The bot pool, started on first use (spawned processes: safe beside threads)."""
-        if self.pool is None:
-            if self.bot_workers > 0:
-                self.pool = ProcessPoolExecutor(
-                    self.bot_workers, mp_context=multiprocessing.get_context("spawn"))
-            else:
-                self.pool = ThreadPoolExecutor(1)
-        return self.pool
-
-    def lock(self, game_id: str) -> asyncio.Lock:
-        """The lock serialising writes to one game in this process."""
-        return self.locks.setdefault(game_id, asyncio.Lock())
-
-    async def broadcast(self, game_id: str) -> None:
-        """Send every socket of the game its viewer's payload."""
-        conns = self.hub.of(game_id)
-        if not conns:
-            return
-        try:
-            loaded = self.service.load(game_id)
-        except ServiceError:
-            return
-        for ws, seat in conns:
-            if self.hub.sent.get(ws) == loaded.version:
-                continue
-            self.hub.sent[ws] = loaded.version
-            try:
-                await ws.send_json({"type": "state", "payload": self.service.payload(loaded,
-                                                                                     seat)})
-            except Exception:  # a closed socket: forget it
-                self.hub.remove(game_id, ws)
-
-    async def after_change(self, game_id: str) -> None:
-        """Tell the sockets (before any bot can move on), then let a bot decide if one is
-        to move."""
-        await self.broadcast(game_id)
-        self.spawn(self.drive_bots(game_id))
-
-    def spawn(self, coro: Any) -> None:
-        """Run a coroutine in the background, keeping a reference until it ends."""
-        task = asyncio.get_running_loop().create_task(coro)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    async def drive_bots(self, game_id: str) -> None:
-        """Play the bots' decisions of a game until a human (or nobody) is to move."""
-        if game_id in self.driving:
-            return
-        self.driving.add(game_id)
-        loop = asyncio.get_running_loop()
-        try:
-            while True:
-                loaded = self.service.load(game_id)
-                bot = self.service.bot_to_move(loaded)
-                if bot is None:
-                    return
-                if self.bot_delay:
-                    await asyncio.sleep(self.bot_delay)
-                assert bot.level is not None
-                aid = await loop.run_in_executor(
-                    self.executor(), bot_decision, loaded.state.to_json(), loaded.row.game,
-                    bot.level, bot_seed(loaded, bot.seat))
-                async with self.lock(game_id):
-                    try:
-                        self.service.play_bot(loaded, bot.seat, aid)
-                    except ServiceError as exc:
-                        if exc.status == 409:
-                            continue  # someone undid or moved meanwhile: think again
-                        log.error("bot move refused in game %s: %s", game_id, exc.message)
-                        return
-                await self.broadcast(game_id)
-        except Exception:
-            log.exception("bot driver of game %s stopped", game_id)
-        finally:
-            self.driving.discard(game_id)
-
-    def resume(self) -> None:
-        """At start-up: let the bots of every unfinished game carry on."""
-        for game_id in self.store.games_by_status("playing"):
-            self.spawn(self.drive_bots(game_id))
-
-    def close(self) -> None:
-        """Stop the pool and the store."""
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-        self.store.close()
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    """A refusal as JSON."""
-    return JSONResponse({"error": message}, status_code=status)
-
-
-async def _body(request: Request) -> Any:
-    """The request's JSON body; 400 if it is not JSON."""
-    raw = await request.body()
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object; 400 if it is not one."""
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ServiceError(400, f"the request body is not valid JSON: {exc}") from None
+        data = parse_json(await request.body())
+    except BadJSON as exc:
+        raise ServiceError(400, str(exc)) from None
+    if not isinstance(data, dict):
+        raise ServiceError(400, "the request body must be a JSON object")
+    return data
+
+
+def _game_id(game_id: str) -> str:
+    """A well-formed game id, or 404."""
+    if not GAME_ID.fullmatch(game_id):
+        raise ServiceError(404, f"no game {game_id[:40]!r}")
+    return game_id
+
+
+def _json(data: bytes) -> Response:
+    """Already serialised JSON as the answer."""
+    return Response(data, media_type="application/json")
+
+
+@functools.lru_cache(maxsize=8)
+def _component_texts(name: str) -> bytes:
+    """A game's component texts as JSON (they never change while the server runs)."""
+    import json
+    render = importlib.import_module(GAMES[name] + ".render")
+    texts = getattr(render, "component_texts", None)
+    return json.dumps({"components": texts() if callable(texts) else {}}).encode()
+
+
+def _docs_page(openapi_url: str) -> tuple[str, str]:
+    """The API docs page and the policy that lets exactly its own inline script run
+    (its script and styles come from the Swagger UI distribution's CDN)."""
+    html = get_swagger_ui_html(openapi_url=openapi_url, title="kamon API").body
+    page = bytes(html).decode()
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
+        for s in re.findall(r"<script>(.*?)</script>", page, re.S))
+    cdn = "https://cdn.jsdelivr.net"
+    csp = (f"default-src 'self'; script-src 'self' {cdn} {hashes}; style-src 'self' {cdn}; "
+           "img-src 'self' data: https://fastapi.tiangolo.com; connect-src 'self'; "
+           "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+    return page, csp
 
 
 def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
-               bot_delay: float = 0.6) -> FastAPI:
-    """The web app over the database `db` (a path or URL)."""
+               bot_delay: float = 0.6, max_body: int = MAX_BODY, rate: float = RATE,
+               burst: float | None = None) -> Guard:
+    """The web app over the database `db` (a path or URL): an ASGI app whose
+    `.state.server` is the running Server. `rate` writes per second per client (0: no
+    limit), after bursts of `burst` (default three seconds' worth)."""
     workers = min(2, os.cpu_count() or 1) if bot_workers is None else bot_workers
     server = Server(db, workers, bot_delay)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        server.resume()
+        await server.resume()
+        server.spawn(server.poll())
         yield
         for task in list(server.tasks):
             task.cancel()
         server.close()
 
-    app = FastAPI(title="kamon", lifespan=lifespan,
+    app = FastAPI(title="kamon", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Play The White Castle and I, Clansman in the browser.")
     app.state.server = server
+    docs_html, docs_csp = _docs_page(app.openapi_url or "/openapi.json")
 
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return _error(exc.status, exc.message)
+        return _error(exc.status, exc.message, exc.retry_after)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return _error(500, f"the server failed on this request ({type(exc).__name__}); "
+                           "the error is in its log")
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
@@ -223,111 +150,122 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
     async def play_page(game_id: str) -> FileResponse:
         return FileResponse(WEB_DIR / "play.html")
 
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(docs_html, headers={"Content-Security-Policy": docs_csp})
+
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
+    catalog_json: list[bytes] = []
+
     @app.get("/api/catalog")
-    async def catalog() -> dict[str, Any]:
-        """Games, their web options and the seat kinds."""
-        return server.service.catalog()
+    async def catalog() -> Response:
+        """Games, their web options, the seat kinds and the seed policy."""
+        if not catalog_json:
+            import json
+            catalog_json.append(json.dumps(server.service.catalog()).encode())
+        return _json(catalog_json[0])
 
     @app.get("/api/data/{game}")
-    async def data(game: str) -> dict[str, Any]:
+    async def data(game: str) -> Response:
         """Words for every component of a game, with the data's confidence markings."""
         try:
             name = get_game(game).name
         except Exception:
-            raise ServiceError(404, f"no game {game!r}") from None
-        render = importlib.import_module(GAMES[name] + ".render")
-        texts = getattr(render, "component_texts", None)
-        return {"components": texts() if callable(texts) else {}}
+            raise ServiceError(404, f"no game {game[:40]!r}") from None
+        return _json(await server.read(_component_texts, name))
 
     @app.post("/api/games", status_code=201)
-    async def create(request: Request) -> dict[str, Any]:
+    async def create(request: Request) -> JSONResponse:
         """Create a game; the answer holds one invite link per human seat."""
         body = await _body(request)
-        created = server.service.create(body)
+        created = await server.write(server.service.create, body)
         base = str(request.base_url).rstrip("/")
         for seat in created["seats"]:
             if seat["link"]:
                 seat["url"] = base + seat["link"]
         created["spectator_url"] = base + created["spectator_link"]
-        server.spawn(server.drive_bots(created["id"]))
-        return created
+        if any(s["kind"] == "bot" for s in created["seats"]):
+            server.spawn(server.drive_bots(created["id"]))
+        return JSONResponse(created, status_code=201)
 
+    # These three are answered by FastPath before they reach FastAPI (they are every
+    # move's requests); their definitions here document them and answer the same.
     @app.get("/api/games/{game_id}")
-    async def state(game_id: str, token: str | None = None) -> dict[str, Any]:
+    async def state(game_id: str, token: str | None = None) -> Response:
         """The game as the token's seat sees it (a spectator without a token)."""
-        loaded = server.service.load(game_id)
-        seat = server.service.seat_of(loaded, token)
-        return server.service.payload(loaded, seat)
-
-    async def write(game_id: str, request: Request, undo: bool) -> dict[str, Any]:
-        body = await _body(request)
-        if not isinstance(body, dict):
-            raise ServiceError(400, "the request body must be a JSON object")
-        async with server.lock(game_id):
-            if undo:
-                loaded: Loaded = server.service.undo(game_id, body.get("token"),
-                                                     body.get("version"))
-            else:
-                loaded = server.service.move(game_id, body.get("token"), body.get("action"),
-                                             body.get("version"))
-        await server.after_change(game_id)
-        seat = server.service.seat_of(loaded, body.get("token"))
-        return server.service.payload(loaded, seat)
+        return _json(await server.view(_game_id(game_id), token))
 
     @app.post("/api/games/{game_id}/moves")
-    async def move(game_id: str, request: Request) -> dict[str, Any]:
-        """Play the token's seat's move: {token, action (notation or id), version}."""
-        return await write(game_id, request, undo=False)
+    async def move(game_id: str, request: Request) -> Response:
+        """Play the token's seat's move: {token, action (notation or id), version}. A
+        retry of a move already stored is answered as the first time, and stores nothing."""
+        return _json(await server.play(_game_id(game_id), await _body(request), undo=False))
 
     @app.post("/api/games/{game_id}/undo")
-    async def undo(game_id: str, request: Request) -> dict[str, Any]:
+    async def undo(game_id: str, request: Request) -> Response:
         """Take back the token's seat's last move of this turn: {token, version}."""
-        return await write(game_id, request, undo=True)
+        return _json(await server.play(_game_id(game_id), await _body(request), undo=True))
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
         """The finished game's record, as `kamon replay` reads it."""
-        rec = server.service.record(game_id)
+        gid = _game_id(game_id)
+        rec = await server.read(server.service.record, gid)
         return JSONResponse(rec, headers={
-            "Content-Disposition": f'attachment; filename="kamon-{game_id}.json"'})
+            "Content-Disposition": f'attachment; filename="kamon-{gid}.json"'})
 
     @app.websocket("/api/games/{game_id}/ws")
     async def socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
-        """The viewer's payload now and after every change, until the socket closes."""
+        """The viewer's payload now and after every change, until the socket closes.
+        Text frames only (`ping` is answered `pong`); a binary frame is refused with a
+        close frame (1003), a flood of messages too (1008)."""
         await websocket.accept()
         try:
-            loaded = server.service.load(game_id)
-            seat = server.service.seat_of(loaded, token)
+            loaded, seat, first = await server.read(server.do_open, _game_id(game_id), token)
         except ServiceError as exc:
             await websocket.send_json({"type": "error", "status": exc.status,
                                        "error": exc.message})
             await websocket.close(code=4000 + exc.status, reason=exc.message[:120])
             return
-        server.hub.add(game_id, websocket, seat)
-        server.hub.sent[websocket] = loaded.version
-        await websocket.send_json({"type": "state",
-                                   "payload": server.service.payload(loaded, seat)})
-
-        async def poll() -> None:
-            """Catch moves stored by another server process sharing the database."""
-            while True:
-                await asyncio.sleep(POLL_SECONDS)
-                v = server.store.version(game_id)
-                if v is not None and v != server.hub.sent.get(websocket):
-                    await server.broadcast(game_id)
-
-        poller = asyncio.get_running_loop().create_task(poll())
+        conn = server.hub.add(game_id, websocket, seat)
+        if conn is None:
+            await websocket.send_json({"type": "error", "status": 503,
+                                       "error": "too many sockets are open on this game"})
+            await websocket.close(code=1013, reason="too many sockets: try again later")
+            return
         try:
+            conn.push(loaded.version, first)
+            latest = server.service.cache.get(game_id)
+            if latest is not None and latest.version > loaded.version:
+                await server.publish(latest, {})
+            window, count = 0.0, 0
+            loop = asyncio.get_running_loop()
             while True:
-                text = await websocket.receive_text()
-                if text.strip() in ("ping", '{"type":"ping"}'):
-                    await websocket.send_json({"type": "pong"})
-        except WebSocketDisconnect:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                if message.get("text") is None:
+                    await websocket.close(code=1003, reason="binary frames are not "
+                                                            "accepted: send text")
+                    break
+                now = loop.time()
+                if now - window > 1.0:
+                    window, count = now, 0
+                count += 1
+                if count > WS_MESSAGES_PER_SECOND:
+                    await websocket.close(code=1008, reason="too many messages")
+                    break
+                if message["text"].strip() in ("ping", '{"type":"ping"}'):
+                    conn.push_other('{"type":"pong"}')
+        except Exception:  # the client went away mid-send
             pass
         finally:
-            poller.cancel()
             server.hub.remove(game_id, websocket)
 
-    return app
+    def page_csp(path: str) -> str | None:
+        return docs_csp if path == "/docs" else None
+
+    limiter = RateLimiter(rate, burst if burst is not None else max(3 * rate, 10))
+    return Guard(FastPath(app, server), max_body=max_body, limiter=limiter,
+                 page_csp=page_csp)

@@ -2,34 +2,43 @@
 
 Nothing here knows HTTP: every refusal is a `ServiceError` carrying the status the web
 layer answers with (400 malformed, 403 wrong seat, 404 no game, 409 stale version,
-422 illegal move) and a message that says what was wrong. Every write goes through the
-store's versioned append, so a refused request stores nothing.
+422 illegal move, 500 a damaged stored game, 503 a busy or failing database) and a
+message that says what was wrong. Every write goes through the store's versioned append,
+so a refused request stores nothing. The methods are called from worker threads: the
+cache is locked, and a loaded game is never changed once built (a move makes a new one).
 
-A game's state is rebuilt from its record (setup + the moves in force); a cache keeps the
-last state of each game by version, never trusted over the store: a request first reads
-the stored version, and a different version means a rebuild.
+A game's state is rebuilt from its record (setup + the moves in force) and checked
+against the digest stored with it; a bounded cache keeps the last state of the games in
+play (finished games leave it first), never trusted over the store: a read first reads
+the stored version, and a different version means a rebuild. A write is checked against
+the cached game and stored only if the stored version is still that one.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from kamon.agents import AGENTS, LEVELS, MCTSAgent, agent_seed, make_agent
+from kamon.agents import AGENTS, LEVELS
 from kamon.core.errors import IllegalAction, KamonError
 from kamon.core.protocol import Game, State
 from kamon.core.record import GameRecord
-from kamon.core.rng import Rng
 from kamon.games import GAMES, get_game
 from kamon.server.store import (
     MAX_SEED,
     ActionRow,
+    DamagedGame,
     GameRow,
     SeatRow,
     Store,
+    StoreError,
     VersionConflict,
+    digest_of,
     effective_moves,
     token_hash,
 )
@@ -46,23 +55,29 @@ VARIANT_PLAYERS: dict[str, tuple[int, dict[str, str]]] = {
     "clansman": (2, {"variant": "small-table"}),
 }
 BOT_KINDS = tuple(LEVELS) + tuple(a for a in AGENTS if a not in LEVELS)
-BOT_SECONDS = 1.0  # the most a search bot thinks about one decision on the server
-UNDO_SAMPLES = 4  # re-sampled hidden states compared to decide if a move revealed anything
+LIVE_CACHE = 1000  # games in play kept rebuilt in memory (least recently used leave first)
+FINISHED_CACHE = 32  # finished games kept for their last readers
+SEED_POLICY = ("a chosen seed is only for a practice game (at most one human seat, not "
+               "rated): with the seed a player could know every hidden card and die in "
+               "advance, so the server draws the seed of every other game")
 
 
 class ServiceError(Exception):
-    """A refused request: the HTTP status to answer with and the reason in words."""
+    """A refused request: the HTTP status to answer with and the reason in words (and,
+    for a busy database, the seconds after which to retry)."""
 
-    def __init__(self, status: int, message: str) -> None:
-        """Status code and message."""
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
+        """Status code, message and retry hint."""
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 @dataclass
 class Loaded:
-    """A game as rebuilt from the store at one version."""
+    """A game as rebuilt from the store at one version (never changed afterwards, but
+    for the memos below, filled under `lock`)."""
 
     row: GameRow
     seats: list[SeatRow]
@@ -71,6 +86,9 @@ class Loaded:
     state: State
     before: State | None = None  # the state before the last move, when it is at hand
     undo_seat: dict[int, bool] = field(default_factory=dict)  # seat -> may undo (memo)
+    texts: dict[int | None, bytes] = field(default_factory=dict)  # seat -> payload JSON
+    messages: dict[int | None, str] = field(default_factory=dict)  # seat -> socket message
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     def state_before_last(self) -> State:
         """The position before the last move in force (replayed only if not at hand)."""
@@ -82,6 +100,59 @@ class Loaded:
     def game(self) -> Game:
         """The game's rules object."""
         return get_game(self.row.game)
+
+    @property
+    def over(self) -> bool:
+        """Has the game ended?"""
+        return self.state.is_over()
+
+
+class GameCache:
+    """The rebuilt games, bounded: games in play by recent use, finished games apart (a
+    few, for the last look at the final table)."""
+
+    def __init__(self, live: int = LIVE_CACHE, finished: int = FINISHED_CACHE) -> None:
+        """Capacities of both parts."""
+        self.capacity = {False: live, True: finished}
+        self.parts: dict[bool, OrderedDict[str, Loaded]] = {False: OrderedDict(),
+                                                             True: OrderedDict()}
+        self.lock = threading.Lock()
+
+    def get(self, game_id: str) -> Loaded | None:
+        """The cached game, marked as just used."""
+        with self.lock:
+            for part in self.parts.values():
+                hit = part.get(game_id)
+                if hit is not None:
+                    part.move_to_end(game_id)
+                    return hit
+        return None
+
+    def put(self, loaded: Loaded) -> None:
+        """Keep a game (never replacing a newer version of it)."""
+        gid = loaded.row.id
+        done = loaded.over
+        with self.lock:
+            for part in self.parts.values():
+                old = part.get(gid)
+                if old is not None and old.version > loaded.version:
+                    return
+                part.pop(gid, None)
+            part = self.parts[done]
+            part[gid] = loaded
+            while len(part) > self.capacity[done]:
+                part.popitem(last=False)
+
+    def drop(self, game_id: str) -> None:
+        """Forget a game."""
+        with self.lock:
+            for part in self.parts.values():
+                part.pop(game_id, None)
+
+    def __len__(self) -> int:
+        """How many games are cached."""
+        with self.lock:
+            return sum(len(p) for p in self.parts.values())
 
 
 def _require(cond: bool, message: str, status: int = 400) -> None:
@@ -95,13 +166,30 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+@contextmanager
+def storage() -> Iterator[None]:
+    """Store failures as ServiceErrors: a busy or failing database (503, with a retry
+    hint when waiting helps), a damaged stored game (500); the messages name the game."""
+    try:
+        yield
+    except StoreError as exc:
+        raise ServiceError(exc.status, exc.message, exc.retry_after) from None
+    except DamagedGame as exc:
+        raise ServiceError(500, str(exc)) from None
+
+
+def _same_notation(a: str, b: str | None) -> bool:
+    """Do two notations name the same action (spacing and case aside)?"""
+    return b is not None and " ".join(a.split()).lower() == " ".join(b.split()).lower()
+
+
 class GameService:
     """Hosted games over one store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, cache: GameCache | None = None) -> None:
         """Serve the games of `store`."""
         self.store = store
-        self._cache: dict[str, Loaded] = {}
+        self.cache = cache or GameCache()
 
     # --- the catalogue -------------------------------------------------------------
 
@@ -121,12 +209,14 @@ class GameService:
         seats = [{"kind": "human", "summary": "a person, through an invite link"}]
         seats += [{"kind": k, "summary": LEVELS[k].summary} for k in LEVELS]
         seats += [{"kind": "random", "summary": "a uniformly random legal move"}]
-        return {"games": games, "seats": seats}
+        return {"games": games, "seats": seats, "seed_policy": SEED_POLICY}
 
     # --- create --------------------------------------------------------------------
 
-    def create(self, body: Any) -> dict[str, Any]:
-        """Set up a new game from a request body; its id and one token per human seat."""
+    def create(self, body: Any, operator: bool = False) -> dict[str, Any]:
+        """Set up a new game from a request body; its id and one token per human seat.
+        `operator`: an in-process caller (a test, a tool; never a request) may choose the
+        seed of any game, which is then marked a practice game all the same."""
         _require(isinstance(body, dict), "the request body must be a JSON object")
         name = body.get("game")
         _require(isinstance(name, str), "'game' must be a game name, e.g. 'white-castle'")
@@ -148,21 +238,32 @@ class GameService:
         kinds = [s.strip().lower() for s in seats]
         for k in kinds:
             _require(k == "human" or k in BOT_KINDS,
-                     f"unknown seat kind {k!r}; use 'human' or one of {', '.join(BOT_KINDS)}")
+                     f"unknown seat kind {k[:40]!r}; use 'human' or one of "
+                     f"{', '.join(BOT_KINDS)}")
         options = body.get("options", {})
         _require(isinstance(options, dict), "'options' must be a JSON object")
         allowed = WEB_OPTIONS[name]
         for key, value in options.items():
-            _require(key in allowed, f"unknown option {key!r} for {game.title}; "
+            _require(key in allowed, f"unknown option {key[:40]!r} for {game.title}; "
                                      f"options: {', '.join(allowed)}")
             want = allowed[key]
             ok = _is_int(value) if want is int else isinstance(value, want)
             _require(ok, f"option {key!r} must be a {want.__name__}")
+        rated = body.get("rated", False)
+        _require(isinstance(rated, bool), "'rated' must be true or false")
         seed = body.get("seed")
         if seed is None:
             seed = secrets.randbits(63)
-        _require(_is_int(seed) and 0 <= seed <= MAX_SEED,
-                 f"'seed' must be an integer from 0 to {MAX_SEED}")
+            mode = "rated" if rated else "casual"
+        else:
+            _require(_is_int(seed) and 0 <= seed <= MAX_SEED,
+                     f"'seed' must be an integer from 0 to {MAX_SEED}")
+            humans = kinds.count("human")
+            _require(operator or (humans <= 1 and not rated),
+                     f"{SEED_POLICY}; this game has {humans} human seats"
+                     + (" and is rated" if rated else "")
+                     + ": leave 'seed' out")
+            mode = "practice"
         try:
             state = game.new_game(players, seed, **options)
         except (KamonError, ValueError, TypeError) as exc:
@@ -176,9 +277,11 @@ class GameService:
                 rows.append(SeatRow(seat, "human", None, token_hash(tokens[seat])))
             else:
                 rows.append(SeatRow(seat, "bot", kind, None))
-        self.store.create_game(game_id, name, players, seed, options, rows)
+        with storage():
+            self.store.create_game(game_id, name, players, seed, options, rows, mode)
         return {
             "id": game_id, "game": name, "title": game.title, "players": players,
+            "mode": mode,
             "seats": [{"seat": r.seat, "name": state.name(r.seat), "kind": r.kind,
                        "level": r.level, "token": tokens.get(r.seat),
                        "link": (f"/play/{game_id}?token={tokens[r.seat]}"
@@ -189,28 +292,53 @@ class GameService:
 
     # --- load ----------------------------------------------------------------------
 
-    def load(self, game_id: str) -> Loaded:
-        """The game at its stored version (from the cache when the version matches)."""
+    def load(self, game_id: str, fresh: bool = True) -> Loaded:
+        """The game at its stored version (from the cache when the version matches).
+        `fresh=False` trusts the cached game without reading the version (for a write,
+        whose versioned append checks it anyway)."""
         _require(isinstance(game_id, str) and 0 < len(game_id) <= 32,
-                 f"no game {game_id!r}", 404)
-        version = self.store.version(game_id)
+                 f"no game {str(game_id)[:40]!r}", 404)
+        cached = self.cache.get(game_id)
+        if cached is not None and not fresh:
+            return cached
+        with storage():
+            version = self.store.version(game_id)
         if version is None:
+            self.cache.drop(game_id)
             raise ServiceError(404, f"no game {game_id!r}")
-        cached = self._cache.get(game_id)
         if cached is not None and cached.version == version:
             return cached
-        row = self.store.game(game_id)
-        if row is None:
-            raise ServiceError(404, f"no game {game_id!r}")
-        seats = cached.seats if cached is not None else self.store.seats(game_id)
-        rows = self.store.actions(game_id, upto=row.version)
+        return self._rebuild(game_id)
+
+    def _rebuild(self, game_id: str) -> Loaded:
+        """Read a game's rows, check them against its digest, and replay it."""
+        with storage():
+            row = self.store.game(game_id)
+            if row is None:
+                raise ServiceError(404, f"no game {game_id!r}")
+            seats = self.store.seats(game_id)
+            rows = self.store.actions(game_id, upto=row.version)
+        if len(seats) != row.players or [s.seat for s in seats] != list(range(row.players)):
+            raise ServiceError(500, f"stored game {game_id} is damaged: it has "
+                                    f"{len(seats)} seat rows for {row.players} players")
+        if [r.idx for r in rows] != list(range(row.version)):
+            raise ServiceError(500, f"stored game {game_id} is damaged: it has {len(rows)} "
+                                    f"action rows for version {row.version}")
+        expected = digest_of(row, seats, rows)
+        if row.digest is None:  # stored by an older kamon: seal it as it is now
+            with storage():
+                self.store.seal(game_id, row.version, expected)
+        elif row.digest != expected:
+            raise ServiceError(500, f"stored game {game_id} was changed without a version "
+                                    f"bump: its rows no longer match what was stored at "
+                                    f"version {row.version}")
         moves = effective_moves(rows)
         state = rebuild(row, moves)
         loaded = Loaded(row, seats, row.version, moves, state)
-        self._cache[game_id] = loaded
+        self.cache.put(loaded)
         return loaded
 
-    def seat_of(self, loaded: Loaded, token: str | None) -> int | None:
+    def seat_of(self, loaded: Loaded, token: Any) -> int | None:
         """The seat a token acts for (None: no token, a spectator); 403 for a bad token."""
         if token is None or token == "":
             return None
@@ -222,52 +350,55 @@ class GameService:
         raise ServiceError(403, "this token is not a seat of this game (check the "
                                 "invite link)")
 
-    # --- what a viewer sees ----------------------------------------------------------
-
-    def payload(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
-        """Everything a seat (or a spectator, seat None) may see, and its legal moves."""
-        state = loaded.state
-        game = loaded.game
-        view = state.view(seat)
-        over = state.is_over()
-        to_move = None if over else state.to_move
-        scores = state.scores()
-        legal = []
-        if seat is not None and to_move == seat:
-            legal = [{"id": a.id, "notation": a.text, "text": state.describe(a.id)}
-                     for a in state.legal_actions()]
-        return {
-            "id": loaded.row.id, "game": loaded.row.game, "title": game.title,
-            "players": loaded.row.players, "options": dict(loaded.row.options),
-            "seats": [{"seat": s.seat, "name": state.name(s.seat), "kind": s.kind,
-                       "level": s.level} for s in loaded.seats],
-            "version": loaded.version, "you": seat, "to_move": to_move,
-            "decision": "the game is over" if over else state.decision_text(),
-            "over": over, "view": view, "legal": legal, "log": list(view.get("events", [])),
-            "scores": scores, "scored": scored_parties(state, loaded.row.players, scores),
-            "winners": state.winners() if over else [],
-            "can_undo": seat is not None and self.can_undo(loaded, seat),
-        }
-
     # --- moves -----------------------------------------------------------------------
 
     def move(self, game_id: str, token: Any, action: Any, version: Any) -> Loaded:
-        """Play the token's seat's move at the version the client saw; the new game."""
-        loaded = self.load(game_id)
+        """Play the token's seat's move at the version the client saw; the new game.
+        A retry of a move already stored (same seat, version and action) is answered
+        with the game as it is, and stores nothing."""
+        loaded = self.load(game_id, fresh=False)
         _require(isinstance(token, str) and token != "", "a move needs the seat's 'token'")
         seat = self.seat_of(loaded, token)
+        assert seat is not None
         _require(_is_int(version), "a move needs the 'version' of the game the client saw")
         _require(isinstance(action, str | int) and not isinstance(action, bool),
                  "'action' must be the action's notation (a string) or its id (an integer)")
-        self._check_version(loaded, version)
+        if version != loaded.version:
+            loaded = self.load(game_id)  # another process may have moved it
+            if version != loaded.version:
+                if self._already_stored(loaded, "move", seat, version, action):
+                    return loaded
+                self._check_version(loaded, version)
         state = loaded.state
         _require(not state.is_over(), "the game is over", 409)
-        assert seat is not None
         _require(state.to_move == seat,
                  f"it is {state.name(state.to_move or 0)}'s decision, not "
                  f"{state.name(seat)}'s", 403)
         aid = self._resolve(loaded, action)
-        return self._commit(loaded, seat, aid)
+        try:
+            return self._commit(loaded, seat, aid)
+        except VersionConflict:
+            fresh = self.load(game_id)
+            if self._already_stored(fresh, "move", seat, version, action):
+                return fresh
+            raise ServiceError(409, "another move was stored first: reload and decide "
+                                    "again") from None
+
+    def _already_stored(self, loaded: Loaded, kind: str, seat: int, version: int,
+                        action: Any) -> bool:
+        """Is this request a retry of one already stored: the row made at `version` is
+        this seat's, of this kind, with this action?"""
+        if not 0 <= version < loaded.version:
+            return False
+        with storage():
+            row = self.store.action_at(loaded.row.id, version)
+        if row is None or row.kind != kind or row.seat != seat:
+            return False
+        if kind == "undo":
+            return True
+        if _is_int(action):
+            return bool(row.action_id == action)
+        return isinstance(action, str) and _same_notation(action, row.notation)
 
     def _check_version(self, loaded: Loaded, version: int) -> None:
         """409 unless the client saw the current version."""
@@ -282,72 +413,78 @@ class GameService:
         if isinstance(action, int):
             _require(0 <= action < game.num_actions,
                      f"action id {action} is outside 0..{game.num_actions - 1}", 400)
-            if action not in {a.id for a in state.legal_actions()}:
-                why = getattr(state, "why_illegal", None)
-                reason = why(action) if callable(why) else "it is not legal now"
-                raise ServiceError(422, f"{game.action_text(action)!r} is illegal: {reason}")
+            with loaded.lock:
+                legal = {a.id for a in state.legal_actions()}
+                if action not in legal:
+                    why = getattr(state, "why_illegal", None)
+                    reason = why(action) if callable(why) else "it is not legal now"
+                    raise ServiceError(422, f"{game.action_text(action)!r} is illegal: "
+                                            f"{reason}")
             return action
+        _require(len(action) <= 200, "'action' is too long to be a move's notation")
         try:
-            return game.parse_action(state, action).id
+            with loaded.lock:
+                return game.parse_action(state, action).id
         except IllegalAction as exc:
             raise ServiceError(422, str(exc)) from None
 
     def _commit(self, loaded: Loaded, seat: int, aid: int) -> Loaded:
         """Apply a checked move to a copy, store it, and make the copy the cached game."""
-        state = loaded.state.clone()
+        with loaded.lock:
+            state = loaded.state.clone()
         notation = loaded.game.action_text(aid)
         state.apply(aid)
         status = "over" if state.is_over() else "playing"
-        try:
+        with storage():
             version = self.store.append(loaded.row.id, loaded.version, "move", seat, aid,
                                         notation, status)
-        except VersionConflict:
-            raise ServiceError(409, "another move was stored first: reload and decide "
-                                    "again") from None
         row = ActionRow(loaded.version, "move", seat, aid, notation)
         new = Loaded(loaded.row, loaded.seats, version, [*loaded.moves, row], state,
                      before=loaded.state)
-        self._cache[loaded.row.id] = new
+        self.cache.put(new)
         return new
 
     # --- undo ------------------------------------------------------------------------
 
     def can_undo(self, loaded: Loaded, seat: int) -> bool:
-        """May `seat` take back the last move in force? Only its own, and only if that
-        move revealed nothing: no die rolled, no card drawn, no other player moved since.
-        """
-        if seat in loaded.undo_seat:
-            return loaded.undo_seat[seat]
-        ok = False
-        if loaded.moves and loaded.moves[-1].seat == seat and not loaded.state.is_over():
-            aid = loaded.moves[-1].action_id
-            assert aid is not None
-            ok = not _reveals(loaded.state_before_last(), aid, loaded.state, seat)
-        loaded.undo_seat[seat] = ok
-        return ok
+        """May `seat` take back the last move in force (see views.can_undo)?"""
+        from kamon.server.views import can_undo
+        with loaded.lock:
+            return can_undo(loaded, seat)
 
     def undo(self, game_id: str, token: Any, version: Any) -> Loaded:
-        """Take back the token's seat's last move (an undo row is appended)."""
-        loaded = self.load(game_id)
+        """Take back the token's seat's last move (an undo row is appended); a retry of
+        an undo already stored is answered with the game as it is."""
+        loaded = self.load(game_id, fresh=False)
         _require(isinstance(token, str) and token != "", "an undo needs the seat's 'token'")
         seat = self.seat_of(loaded, token)
         assert seat is not None
         _require(_is_int(version), "an undo needs the 'version' of the game the client saw")
-        self._check_version(loaded, version)
+        if version != loaded.version:
+            loaded = self.load(game_id)
+            if version != loaded.version:
+                if self._already_stored(loaded, "undo", seat, version, None):
+                    return loaded
+                self._check_version(loaded, version)
         _require(loaded.moves != [], "there is no move to take back", 409)
         last = loaded.moves[-1]
         _require(last.seat == seat, "the last move is not yours to take back", 409)
         _require(self.can_undo(loaded, seat),
                  "that move cannot be taken back: it revealed new information", 409)
         moves = loaded.moves[:-1]
-        state = loaded.state_before_last()
+        with loaded.lock:
+            state = loaded.state_before_last()
         try:
-            new_version = self.store.append(loaded.row.id, loaded.version, "undo", seat, None,
-                                            None, "playing")
+            with storage():
+                new_version = self.store.append(loaded.row.id, loaded.version, "undo", seat,
+                                                None, None, "playing")
         except VersionConflict:
+            fresh = self.load(game_id)
+            if self._already_stored(fresh, "undo", seat, version, None):
+                return fresh
             raise ServiceError(409, "another move was stored first: reload") from None
         new = Loaded(loaded.row, loaded.seats, new_version, moves, state)
-        self._cache[loaded.row.id] = new
+        self.cache.put(new)
         return new
 
     # --- bots ------------------------------------------------------------------------
@@ -362,12 +499,18 @@ class GameService:
 
     def play_bot(self, loaded: Loaded, seat: int, aid: int) -> Loaded:
         """Store a bot's move (chosen against `loaded.version`); 409 if the game moved."""
-        current = self.load(loaded.row.id)
+        current = self.load(loaded.row.id, fresh=False)
         self._check_version(current, loaded.version)
         _require(current.state.to_move == seat, "the bot's turn has passed", 409)
-        if aid not in {a.id for a in current.state.legal_actions()}:
+        with current.lock:
+            legal = {a.id for a in current.state.legal_actions()}
+        if aid not in legal:
             raise ServiceError(422, f"bot chose an illegal action {aid}")
-        return self._commit(current, seat, aid)
+        try:
+            return self._commit(current, seat, aid)
+        except VersionConflict:
+            self.cache.drop(loaded.row.id)
+            raise ServiceError(409, "another move was stored first") from None
 
     # --- export ----------------------------------------------------------------------
 
@@ -390,61 +533,19 @@ class GameService:
 
 def rebuild(row: GameRow, moves: list[ActionRow]) -> State:
     """Set the game up from its row and apply the moves in force."""
-    game = get_game(row.game)
-    state = game.new_game(row.players, row.seed, **row.options)
+    try:
+        game = get_game(row.game)
+        state = game.new_game(row.players, row.seed, **row.options)
+    except (KamonError, ValueError, TypeError) as exc:
+        raise ServiceError(500, f"stored game {row.id} is damaged: it cannot be set up "
+                                f"again ({exc})") from None
     for i, m in enumerate(moves):
         try:
-            if m.action_id is None:
+            aid = m.action_id
+            if not _is_int(aid) or aid is None:
                 raise IllegalAction("the row has no action id")
-            state.apply(m.action_id)
+            state.apply(aid)
         except IllegalAction as exc:
             raise ServiceError(500, f"stored game {row.id} does not replay at move "
                                     f"{i + 1} ({m.notation!r}): {exc}") from None
     return state
-
-
-def scored_parties(state: State, players: int, scores: list[Any]) -> list[dict[str, Any]]:
-    """Who each entry of `scores` (and of `winners`) is: a seat, or a party that scores
-    without a seat (the solo game's Tokugawa rival), so a page names every column."""
-    return [{"index": i, "name": state.name(i), "seat": i if i < players else None,
-             "kind": "seat" if i < players else "rival"} for i in range(len(scores))]
-
-
-def bot_decision(state_json: dict[str, Any], game_name: str, level: str, seed: int) -> int:
-    """A bot's move (its id) in a serialised state; runs in a worker process.
-
-    The agent gets the full state object but, like every kamon agent, decides only
-    from the mover's view and samples of the hidden parts (tests/agents prove it)."""
-    game = get_game(game_name)
-    state = game.from_json(state_json)
-    agent = make_agent(level, seed)
-    if isinstance(agent, MCTSAgent) and agent.seconds is None:
-        agent.seconds = BOT_SECONDS  # a search never keeps a player waiting longer
-    return agent.act(state).id
-
-
-def bot_seed(loaded: Loaded, seat: int) -> int:
-    """A bot's seed for its next decision: the game's seed, its seat, the move number."""
-    return agent_seed(loaded.row.seed ^ (len(loaded.moves) * 0x9E3779B97F4A7C15
-                                         & MAX_SEED), seat)
-
-
-def _reveals(before: State, aid: int, after: State, seat: int) -> bool:
-    """Did playing `aid` from `before` reveal hidden information? It did if, from some
-    re-sampling of what `seat` cannot see, the same move leads to a different public
-    position (a die rolled, a card drawn, a deck reshuffled, a rival's card revealed)."""
-    public = _canon(after.view(None))
-    for k in range(UNDO_SAMPLES):
-        alt = before.determinize(seat, Rng(0xC0FFEE + k))
-        try:
-            alt.apply(aid)
-        except IllegalAction:
-            return True
-        if _canon(alt.view(None)) != public:
-            return True
-    return False
-
-
-def _canon(view: dict[str, Any]) -> str:
-    """A view as canonical JSON, for comparing positions."""
-    return json.dumps(view, sort_keys=True, default=str)

@@ -1,4 +1,4 @@
-"""Tournaments between agents: rotated seats, seeded deals, a process pool, statistics.
+"""Tournaments between agents: rotated seats, seeded deals, a process pool or Ray, statistics.
 
 Game g of a tournament deals seed `seed + g // players` and seats the agents in
 rotation `g % players` (seat j plays `agents[(j + g) % len(agents)]`), so every deal
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import csv
 import math
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,9 +27,11 @@ from typing import Any
 from kamon.agents import agent_seed, make_agent
 from kamon.core.errors import KamonError
 from kamon.games import get_game
+from kamon.sim.backends import Backend, LocalBackend, check_backend, open_backend
 
 Z95 = 1.959963984540054
 MAX_DECISIONS = 100_000
+TASKS_PER_WORKER = 4  # Ray: chunks of games per CPU (fewer, larger tasks)
 CSV_FIELDS = ("game", "seed", "rotation", "seat", "clan", "agent", "score", "rank", "win",
               "decisions", "seconds", "cpu_seconds")
 
@@ -64,12 +66,18 @@ class GameResult:
 
     def ranks(self) -> list[int]:
         """1 = best; winners first (the game's tie-break), then by score; equal ties share."""
-        keys = [(q not in self.winners, -s) for q, s in enumerate(self.scores)]
-        return [1 + sum(1 for k in keys if k < mine) for mine in keys]
+        return ranks(self.scores, self.winners)
 
     def win_share(self, q: int) -> float:
         """1/k if clan q is one of k winners, else 0."""
         return 1.0 / len(self.winners) if q in self.winners else 0.0
+
+
+def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
+    """Placements, 1 = best: winners first (the game's tie-break), then by score; equal
+    ties share a placement."""
+    keys = [(q not in winners, -s) for q, s in enumerate(scores)]
+    return [1 + sum(1 for k in keys if k < mine) for mine in keys]
 
 
 def lineup(agents: Sequence[str], players: int, rotation: int) -> tuple[str, ...]:
@@ -123,15 +131,28 @@ def play_game(job: TournamentGame) -> GameResult:
                       cpu + [0.0] * extra)
 
 
-def run_games(jobs: Sequence[TournamentGame], workers: int = 1) -> Iterator[GameResult]:
-    """Results as games finish: in this process, or from a spawn-safe process pool."""
-    if workers <= 1 or len(jobs) <= 1:
+def play_games(jobs: Sequence[TournamentGame]) -> list[GameResult]:
+    """Play several tournament games in order (one task of a backend)."""
+    return [play_game(job) for job in jobs]
+
+
+def run_games(jobs: Sequence[TournamentGame], workers: int = 1,
+              backend: Backend | None = None) -> Iterator[GameResult]:
+    """Results as games finish: in this process, a spawn-safe process pool (`workers`), or
+    the given backend (a Ray backend gets chunks of games, a few per CPU)."""
+    if backend is None:
+        with open_backend("local", max(1, workers)) as local:
+            yield from run_games(jobs, workers, local)
+        return
+    if backend.in_process or len(jobs) <= 1:
         for job in jobs:
             yield play_game(job)
         return
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(min(workers, len(jobs))) as pool:
-        yield from pool.imap_unordered(play_game, jobs, chunksize=1)
+    size = 1 if isinstance(backend, LocalBackend) else \
+        max(1, len(jobs) // (backend.workers * TASKS_PER_WORKER))
+    chunks = [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+    for results in backend.map_unordered(play_games, chunks):
+        yield from results
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -281,10 +302,26 @@ class TournamentResult:
         return rows
 
 
+@contextmanager
+def _opened(backend: str | Backend, jobs: int, address: str | None) -> Iterator[Backend]:
+    """A backend by name, opened and closed here, or one the caller opened (left open)."""
+    if isinstance(backend, str):
+        with open_backend(backend, jobs, address) as opened:
+            yield opened
+    else:
+        yield backend
+
+
 def run_tournament(game: str, agents: Sequence[str], games: int, players: int | None = None,
                    seed: int = 0, jobs: int = 1, options: Mapping[str, Any] | None = None,
-                   progress: Callable[[GameResult], None] | None = None) -> TournamentResult:
-    """Play a whole tournament and return its results in game order."""
+                   progress: Callable[[GameResult], None] | None = None,
+                   backend: str | Backend = "local", ray_address: str | None = None
+                   ) -> TournamentResult:
+    """Play a whole tournament and return its results in game order (`backend` 'local':
+    `jobs` processes; 'ray': `ray_address`, or a local Ray with `jobs` CPUs; or a backend
+    already open)."""
+    if isinstance(backend, str):
+        check_backend(backend, ray_address)
     g = get_game(game)
     names = [a.strip().lower() for a in agents if a.strip()]
     for name in set(names):
@@ -295,12 +332,13 @@ def run_tournament(game: str, agents: Sequence[str], games: int, players: int | 
         raise KamonError("a tournament needs at least one game")
     todo = schedule(g.name, names, games, players, seed, options)
     result = TournamentResult(g.name, players, names)
-    start = time.perf_counter()
     done: list[GameResult] = []
-    for res in run_games(todo, jobs):
-        done.append(res)
-        if progress is not None:
-            progress(res)
+    with _opened(backend, jobs, ray_address) as where:
+        start = time.perf_counter()  # Ray's start-up not counted
+        for res in run_games(todo, jobs, where):
+            done.append(res)
+            if progress is not None:
+                progress(res)
     result.results = sorted(done, key=lambda r: r.index)
     result.elapsed = time.perf_counter() - start
     return result

@@ -5,15 +5,22 @@ export class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
-/** GET or POST JSON; throws ApiError with the server's message on a refusal. */
+/** GET or POST JSON; throws ApiError with the server's message on a refusal.
+ * A write refused by the rate limit (429: nothing was done) is sent again after the
+ * wait the server names in Retry-After, a few times, before the refusal is shown. */
 export async function api(path, body) {
   const init = body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
   };
   let res;
-  try { res = await fetch(path, init); } catch (e) {
-    throw new ApiError(0, "the server cannot be reached");
+  for (let attempt = 0; ; attempt++) {
+    try { res = await fetch(path, init); } catch (e) {
+      throw new ApiError(0, "the server cannot be reached");
+    }
+    if (res.status !== 429 || attempt >= 3) break;
+    const wait = Math.min(5, Number(res.headers.get("Retry-After")) || 1);
+    await new Promise(done => setTimeout(done, wait * 1000));
   }
   let data = null;
   try { data = await res.json(); } catch (e) { /* not JSON */ }

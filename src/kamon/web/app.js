@@ -1,5 +1,11 @@
-// The play page: the board of one game, its choices, live updates, undo, log and scores.
+// The play page: the board of one game, its choices, live updates, undo, log and scores;
+// around it the touch selection (interact.js), bringing the decision into view
+// (follow.js), the your-turn alert (alert.js) and the help panel (help.js).
+import { turnAlert, setupAlerts } from "./alert.js";
 import { api, ApiError, el, rememberGame } from "./api.js";
+import { follow } from "./follow.js";
+import { setupHelp } from "./help.js";
+import { Chooser, touching } from "./interact.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const token = new URLSearchParams(location.search).get("token");
@@ -13,6 +19,7 @@ let socket = null;
 let retry = 500;
 
 const $ = id => document.getElementById(id);
+const chooser = new Chooser(id => act(id));
 
 /** Show a refusal (or clear it). */
 function showError(message) {
@@ -154,18 +161,28 @@ function showScores() {
   $("record-a").href = `/api/games/${gameId}/record`;
 }
 
-/** The log, newest last, scrolled to the end. */
+/** The log, newest last, scrolled to the end; each line with its number (any width). */
 function showLog() {
   const log = $("log");
   const lines = payload.log;
-  log.replaceChildren(...lines.map(line => el("li", { text: line })));
+  log.classList.toggle("wide-numbers", lines.length >= 100);
+  log.replaceChildren(...lines.map((line, i) => el("li", {},
+    el("span", { class: "log-n", text: String(i + 1) }),
+    el("span", { class: "log-t", text: line }))));
   log.scrollTop = log.scrollHeight;
 }
 
-/** Explanations: whatever is hovered or tapped on the board says what it is. */
+/** Explanations: whatever is hovered or tapped on the board says what it is (a tap on a
+ *  phone also says it in the bar at the bottom, where a choice can be confirmed). */
 function explainFrom(event) {
   const target = event.target.closest?.("[data-explain]");
-  if (target) $("explain").textContent = target.getAttribute("data-explain");
+  if (!target) return;
+  const words = target.getAttribute("data-explain");
+  $("explain").textContent = words;
+  if (event.type === "click" && touching() && target.closest("#board")
+      && !target.closest(".legal")) {
+    chooser.info(words);
+  }
 }
 
 /** Draw the board with the game's module, or say why it cannot be drawn. */
@@ -173,8 +190,9 @@ function showBoard() {
   const root = $("board");
   if (!renderer) { root.textContent = "(no board drawing for this game)"; return; }
   const legalById = new Map(payload.legal.map(a => [a.id, a]));
+  const bind = (node, action) => chooser.bind(node, action);
   try {
-    renderer.render(root, payload, { data, act, legalById });
+    renderer.render(root, payload, { data, act, legalById, bind });
   } catch (e) {
     console.error(e);
     root.replaceChildren(el("p", { class: "error",
@@ -189,14 +207,19 @@ function show(next) {
   // for tests and tools: the version on screen and whether the game is over
   document.body.dataset.version = String(payload.version);
   document.body.dataset.over = String(payload.over);
-  document.title = `kamon — ${payload.title}`;
+  const deciding = !payload.over && payload.you !== null && payload.to_move === payload.you;
+  turnAlert(deciding, payload.title, payload.decision);
   $("title").textContent = payload.title;
   $("identity").replaceChildren(payload.you === null ? "spectator" : seatLabel(payload.you));
   showStatus();
+  document.documentElement.style.setProperty("--status-h",
+    `${Math.ceil($("status").getBoundingClientRect().height)}px`);
   showActions();
   showBoard();
+  chooser.redrawn();
   showScores();
   showLog();
+  follow(deciding);
 }
 
 /** Live updates: the server sends the payload after every change; reconnect on loss. */
@@ -218,18 +241,31 @@ function connect() {
   };
 }
 
+/** Load the game's board stylesheet (a same-origin file: the page's CSP allows no other);
+ *  resolves once it applies, so the board is first laid out with it. */
+function gameStyle(mod) {
+  const link = el("link", { rel: "stylesheet", href: `/static/games/${mod}.css` });
+  const loaded = new Promise(resolve => { link.onload = resolve; link.onerror = resolve; });
+  document.head.append(link);
+  return loaded;
+}
+
+/** Start the page: the game as the token's seat sees it, its board, then live updates. */
 async function main() {
   document.addEventListener("mouseover", explainFrom);
   document.addEventListener("click", explainFrom);
   $("undo").addEventListener("click", undo);
+  setupAlerts();
   try { await refresh(); } catch (e) {
     $("status").textContent = e.message;
     return;
   }
   const mod = MODULES[payload.game];
-  $("game-css").href = `/static/games/${mod}.css`;
+  const styled = gameStyle(mod);
+  setupHelp(payload.game, () => payload);
   try { renderer = await import(`./games/${mod}.js`); } catch (e) { console.error(e); }
   try { data = await api(`/api/data/${payload.game}`); } catch (e) { /* words only */ }
+  await styled;
   if (token && payload.you !== null) {
     rememberGame({ id: gameId, game: payload.game, title: payload.title, seat: payload.you,
                    name: payload.seats[payload.you].name, token });

@@ -1,32 +1,48 @@
 // The lobby: create a game, the games this browser holds seats in, join by link.
 import { api, el, forgetGame, myGames, rememberGame } from "./api.js";
 
+// The choices of the options that take one, as [value, words]; the first is the default.
 const CHOICES = {
-  difficulty: ["", "easy", "medium", "hard"],
-  emperor_side: ["", "A", "B"],
-  variant: ["", "small-table"],
-  emperor_variant: ["", "008", "009", "008,009"],
+  difficulty: [["easy", "easy"], ["medium", "medium"], ["hard", "hard"]],
+  emperor_side: [["A", "side A"], ["B", "side B"]],
+  variant: [["", "none (the rulebook's 4 players)"], ["small-table", "small table (unofficial, 2–3 players)"]],
+  emperor_variant: [["", "none"], ["008", "008"], ["009", "009"], ["008,009", "008 and 009"]],
 };
+const DEFAULTS = { difficulty: "medium" };
+// Each option's words, shown before its control.
 const LABELS = {
   first_game: "First-game setup (the rulebook's Well tiles)",
   difficulty: "Solo: the Tokugawa rival's difficulty",
   expert: "Expert game (Kofun and Emperor cards)",
-  emperor_side: "Expert: Emperor cards' side",
-  variant: "Unofficial small-table variant (2–3 players)",
-  emperor_variant: "Unofficial: Emperor 008/009",
-  start_player: "First start player (seat number, blank: drawn)",
+  emperor_side: "Emperor cards",
+  variant: "Table variant",
+  emperor_variant: "Emperor variant (unofficial)",
+  start_player: "First start player (seat number; blank: drawn)",
 };
+// Options that only mean something in the Expert game.
+const EXPERT_ONLY = ["emperor_side", "emperor_variant"];
 let catalog = null;
+
+const $ = id => document.getElementById(id);
 
 /** The catalogue entry of the selected game. */
 function currentGame() {
-  return catalog.games.find(g => g.name === document.getElementById("game-select").value);
+  return catalog.games.find(g => g.name === $("game-select").value);
+}
+
+/** What the server says of a seat kind, for the selected game when it says so per game. */
+function summary(kind) {
+  const g = currentGame();
+  const own = g && g.levels && g.levels[kind];
+  if (own) return own;
+  const s = catalog.seats.find(x => x.kind === kind);
+  return s ? s.summary : "";
 }
 
 /** Fill the player-count choice for the selected game. */
 function fillPlayers() {
   const g = currentGame();
-  const sel = document.getElementById("players-select");
+  const sel = $("players-select");
   const keep = Number(sel.value);
   sel.replaceChildren();
   for (let n = g.variant_min_players; n <= g.max_players; n++) {
@@ -39,27 +55,45 @@ function fillPlayers() {
   fillOptions();
 }
 
-/** One seat choice per player: the first a human, the others bots by default. */
+/** One seat choice per player: the first a human, the others bots by default; under each,
+ *  what the chosen kind is (the server's words). */
 function fillSeats() {
-  const n = Number(document.getElementById("players-select").value);
-  const box = document.getElementById("seats");
+  const n = Number($("players-select").value);
+  const box = $("seats");
   box.replaceChildren(el("legend", { text: "Seats" }));
   for (let i = 0; i < n; i++) {
     const sel = el("select", { name: `seat-${i}`, id: `seat-${i}`, "data-seat": i });
     for (const s of catalog.seats) {
-      sel.append(el("option", { value: s.kind, title: s.summary, text: s.kind === "human"
+      sel.append(el("option", { value: s.kind, title: summary(s.kind), text: s.kind === "human"
         ? "human (invite link)" : `bot: ${s.kind}` }));
     }
     sel.value = i === 0 ? "human" : "normal";
-    box.append(el("label", {}, `Seat ${i + 1} `, sel));
+    const help = el("small", { class: "seat-help", id: `seat-${i}-help` });
+    const say = () => { help.textContent = summary(sel.value); };
+    sel.addEventListener("change", say);
+    sel.addEventListener("change", updateSeedField);
+    say();
+    box.append(el("label", { class: "field" }, el("span", { class: "field-words",
+      text: `Seat ${i + 1}` }), sel), help);
   }
+  updateSeedField();
 }
 
-/** The selected game's options as form fields. */
+/** The seed is only for a practice game (one human seat at most): the server draws the
+ * seed of a game between people, so the field is off when the seats say so. */
+function updateSeedField() {
+  const humans = [...document.querySelectorAll("#seats select")]
+    .filter(s => s.value === "human").length;
+  const input = document.getElementById("seed-input");
+  input.disabled = humans > 1;
+  input.placeholder = humans > 1 ? "drawn by the server (several people)" : "random";
+}
+
+/** The selected game's options as form fields, each labelled before its control. */
 function fillOptions() {
   const g = currentGame();
-  const n = Number(document.getElementById("players-select").value);
-  const box = document.getElementById("options");
+  const n = Number($("players-select").value);
+  const box = $("options");
   box.replaceChildren(el("legend", { text: "Options" }));
   for (const [name, spec] of Object.entries(g.options)) {
     if (name === "difficulty" && n !== 1) continue;
@@ -68,53 +102,67 @@ function fillOptions() {
       input = el("input", { type: "checkbox", name, id: `opt-${name}` });
     } else if (CHOICES[name]) {
       input = el("select", { name, id: `opt-${name}` });
-      for (const c of CHOICES[name]) input.append(el("option", { value: c, text: c || "—" }));
+      for (const [value, words] of CHOICES[name]) input.append(el("option", { value, text: words }));
+      input.value = DEFAULTS[name] ?? CHOICES[name][0][0];
     } else {
       input = el("input", { name, id: `opt-${name}`, inputmode: spec.type === "int"
         ? "numeric" : "text" });
     }
-    box.append(el("label", { title: spec.help }, input, " ", LABELS[name] || name));
+    box.append(el("label", { class: "field", title: spec.help },
+      el("span", { class: "field-words", text: LABELS[name] || name }), input));
   }
   if (n < g.min_players) {  // fewer players than the rulebook's: its variant is required
     for (const [name, value] of Object.entries(g.variant_options)) {
-      const input = document.getElementById(`opt-${name}`);
-      if (input) { input.value = value; input.disabled = true; }
+      const input = $(`opt-${name}`);
+      if (input) { input.value = value; input.disabled = true; input.dataset.forced = "true"; }
     }
   }
+  const expert = $("opt-expert");
+  const follow = () => {
+    for (const name of EXPERT_ONLY) {
+      const input = $(`opt-${name}`);
+      if (input) input.disabled = !expert.checked;
+    }
+  };
+  if (expert) { expert.addEventListener("change", follow); follow(); }
 }
 
 /** The request body the form describes. */
 function formBody() {
   const g = currentGame();
-  const players = Number(document.getElementById("players-select").value);
+  const players = Number($("players-select").value);
   const seats = [];
-  for (let i = 0; i < players; i++) seats.push(document.getElementById(`seat-${i}`).value);
+  for (let i = 0; i < players; i++) seats.push($(`seat-${i}`).value);
   const options = {};
   for (const [name, spec] of Object.entries(g.options)) {
-    const input = document.getElementById(`opt-${name}`);
+    const input = $(`opt-${name}`);
     if (!input) continue;
-    if (input.disabled && input.value) { options[name] = input.value; continue; }
+    if (input.disabled) {
+      if (input.dataset.forced && input.value) options[name] = input.value;
+      continue;
+    }
     if (spec.type === "bool") { if (input.checked) options[name] = true; }
     else if (input.value.trim() !== "") {
       options[name] = spec.type === "int" ? Number(input.value) : input.value.trim();
     }
   }
   const body = { game: g.name, players, seats, options };
-  const seed = document.getElementById("seed-input").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  const seedInput = $("seed-input");
+  const seed = seedInput.value.trim();
+  if (seed !== "" && !seedInput.disabled) body.seed = Number(seed);
   return body;
 }
 
 /** Create the game, remember its human seats, show the invite links. */
 async function create(event) {
   event.preventDefault();
-  const err = document.getElementById("create-error");
+  const err = $("create-error");
   err.textContent = "";
   let created;
   try { created = await api("/api/games", formBody()); } catch (e) {
     err.textContent = e.message; return;
   }
-  const list = document.getElementById("invite-links");
+  const list = $("invite-links");
   list.replaceChildren();
   for (const s of created.seats) {
     if (!s.token) continue;
@@ -130,16 +178,43 @@ async function create(event) {
     rememberGame({ id: created.id, game: created.game, title: created.title, seat: null,
                    name: "spectator", token: null });
   }
-  const spec = document.getElementById("spectator-link");
+  const spec = $("spectator-link");
   spec.href = created.spectator_link;
   spec.textContent = created.spectator_url || created.spectator_link;
-  document.getElementById("created").hidden = false;
+  $("created").hidden = false;
   showMyGames();
 }
 
-/** The remembered games, each with its state fetched from the server. */
+/** A game's mode in words, from its payload: solo and level, Beginner/Expert, players. */
+function modeWords(p) {
+  const o = p.options || {};
+  if (p.game === "white-castle") {
+    if (p.players === 1) return `solo against the Tokugawa rival (${o.difficulty || "medium"})`;
+    return `${p.players} players${o.first_game ? ", first-game setup" : ""}`;
+  }
+  const mode = o.expert ? `Expert, Emperor cards side ${o.emperor_side || "A"}` : "Beginner";
+  const extra = [o.variant ? `unofficial ${o.variant} variant` : "",
+                 o.emperor_variant ? `unofficial Emperor ${o.emperor_variant}` : ""]
+    .filter(Boolean).join(", ");
+  return `${mode} · ${p.players} players${extra ? ` (${extra})` : ""}`;
+}
+
+/** Who sits where, in words: "blue you, yellow bot normal, …". */
+function seatWords(p, mine) {
+  return p.seats.map(s => `${s.name} ${s.seat === mine ? "you"
+    : s.kind === "bot" ? `bot ${s.level}` : "human"}`).join(", ");
+}
+
+/** When a remembered game was created, as a <time> in the reader's own format. */
+function when(ms) {
+  const d = new Date(ms);
+  return el("time", { datetime: d.toISOString(), text: d.toLocaleString(undefined, {
+    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) });
+}
+
+/** The remembered games: game, mode, seats and date, with their state from the server. */
 async function showMyGames() {
-  const list = document.getElementById("my-games-list");
+  const list = $("my-games-list");
   const games = myGames();
   list.replaceChildren();
   if (!games.length) { list.append(el("li", { class: "muted", text: "No games yet." })); return; }
@@ -147,26 +222,30 @@ async function showMyGames() {
     const href = g.token ? `/play/${g.id}?token=${encodeURIComponent(g.token)}`
                          : `/play/${g.id}`;
     const state = el("span", { class: "muted", text: "…" });
+    const what = el("span", { class: "what" }, "created ", when(g.created));
+    const seat = g.seat === null ? "watching" : `your seat: ${g.name}`;
     const item = el("li", { class: "my-game", "data-game-id": g.id },
-      el("a", { href }, `${g.title} — ${g.name}`), " ", state, " ",
+      el("a", { href }, `${g.title} — ${seat}`), " ", state, " ",
       el("button", { type: "button", class: "forget", title: "forget this game here",
                      onclick: () => { forgetGame(g.id, g.seat); showMyGames(); },
-                     text: "×" }));
+                     text: "×" }), what);
     list.append(item);
     const q = g.token ? `?token=${encodeURIComponent(g.token)}` : "";
     api(`/api/games/${g.id}${q}`).then(p => {
       state.textContent = p.over ? "finished"
         : p.to_move === p.you ? "your turn" : `${p.seats[p.to_move]?.name ?? ""} to move`;
       if (!p.over && p.to_move === p.you) state.className = "your-turn";
-    }).catch(e => { state.textContent = e.message; });
+      what.prepend(`${modeWords(p)} · seats: ${seatWords(p, g.seat)} · `);
+    }).catch(e => { state.textContent = e.message; })
+      .finally(() => { item.dataset.loaded = "true"; });
   }
 }
 
 /** Go to a pasted invite or spectator link. */
 function join(event) {
   event.preventDefault();
-  const text = document.getElementById("join-input").value.trim();
-  const err = document.getElementById("join-error");
+  const text = $("join-input").value.trim();
+  const err = $("join-error");
   let url;
   try { url = new URL(text, location.origin); } catch (e) { url = null; }
   if (!url || !url.pathname.startsWith("/play/")) {
@@ -176,19 +255,18 @@ function join(event) {
   location.href = url.pathname + url.search;
 }
 
+/** Start the lobby: the catalogue, the form for the selected game, the games kept here. */
 async function main() {
   try { catalog = await api("/api/catalog"); } catch (e) {
-    document.getElementById("create-error").textContent = e.message; return;
+    $("create-error").textContent = e.message; return;
   }
-  const sel = document.getElementById("game-select");
+  const sel = $("game-select");
   for (const g of catalog.games) sel.append(el("option", { value: g.name, text: g.title }));
   sel.addEventListener("change", fillPlayers);
-  document.getElementById("players-select").addEventListener("change", () => {
-    fillSeats(); fillOptions();
-  });
+  $("players-select").addEventListener("change", () => { fillSeats(); fillOptions(); });
   fillPlayers();
-  document.getElementById("create-form").addEventListener("submit", create);
-  document.getElementById("join-form").addEventListener("submit", join);
+  $("create-form").addEventListener("submit", create);
+  $("join-form").addEventListener("submit", join);
   showMyGames();
 }
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kamon.core.errors import DataError
+from kamon.core.loading import load_exact
 from kamon.core.protocol import Action, State, parse_notation
 from kamon.games.clansman import actions as A
 from kamon.games.clansman.data import load_data
@@ -139,11 +140,16 @@ class ClansmanGame:
         overlay = opts.get("data_overlay") if isinstance(opts, dict) else None
         if overlay is not None and not isinstance(overlay, dict):
             raise RecordError("options.data_overlay must be a JSON object")
-        try:
-            cards = load_data(overlay)
-        except DataError as exc:
-            raise RecordError(f"the state's data overlay is invalid: {exc}") from None
-        return ClansmanState.from_json(dict(data), cards)
+
+        def load() -> ClansmanState:
+            """The overlay's data, then the state (exactly as written: load_exact)."""
+            try:
+                cards = load_data(overlay)
+            except DataError as exc:
+                raise RecordError(f"the state's data overlay is invalid: {exc}") from None
+            return ClansmanState.from_json(dict(data), cards)
+
+        return load_exact("an I, Clansman", load)
 
     def render_text(self, state: State, seat: int | None) -> Any:
         """A Rich renderable of the table."""

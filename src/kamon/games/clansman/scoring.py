@@ -14,18 +14,19 @@ from typing import TYPE_CHECKING
 from kamon.games.clansman.data import VP_COLOURS
 
 if TYPE_CHECKING:
-    from kamon.games.clansman.state import ClansmanState
+    # The state's fields (ClansmanState is one; base.py and rounds.py call in here).
+    from kamon.games.clansman.base import StateBase
 
 GAME_END_KINDS = ("vp_per_mission", "vp_per_statue")
 
 
-def has_temple(state: ClansmanState, p: int) -> bool:
+def has_temple(state: StateBase, p: int) -> bool:
     """True if p owns a temple Clan card (601 or 602 by R21): Statues then score."""
     enablers = state.data.rules.statue_vp_enablers
     return any(cid in enablers for cid in state.players[p].clans)
 
 
-def category_keys(state: ClansmanState) -> list[str]:
+def category_keys(state: StateBase) -> list[str]:
     """The score categories of this game (fixed by its options), in display order."""
     keys = [f"{c}_missions" for c in VP_COLOURS]
     keys.insert(2, "religion_statues")
@@ -43,7 +44,7 @@ def category_keys(state: ClansmanState) -> list[str]:
     return keys
 
 
-def breakdown(state: ClansmanState, p: int, game_end: bool = True) -> dict[str, int]:
+def breakdown(state: StateBase, p: int, game_end: bool = True) -> dict[str, int]:
     """p's VPs by category (game-end Emperor effects only when `game_end`)."""
     d = state.data
     cards = d.cards
@@ -79,7 +80,7 @@ def breakdown(state: ClansmanState, p: int, game_end: bool = True) -> dict[str, 
     return row
 
 
-def colour_vp(state: ClansmanState, p: int) -> dict[str, int]:
+def colour_vp(state: StateBase, p: int) -> dict[str, int]:
     """p's VPs of each colour during the game (R26: what century-end majorities compare)."""
     out = dict.fromkeys(VP_COLOURS, 0)
     for key, v in breakdown(state, p, game_end=False).items():
@@ -89,7 +90,7 @@ def colour_vp(state: ClansmanState, p: int) -> dict[str, int]:
     return out
 
 
-def majority(state: ClansmanState, colour: str) -> int | None:
+def majority(state: StateBase, colour: str) -> int | None:
     """The single strict leader in `colour` VPs (None on a tie for most or all zero)."""
     vps = [colour_vp(state, p)[colour] for p in range(state.n)]
     best = max(vps)

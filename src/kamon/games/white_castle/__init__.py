@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kamon.core.errors import RecordError
+from kamon.core.loading import load_exact
 from kamon.core.protocol import Action, State, parse_notation
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import DataError, load_data
@@ -73,11 +74,16 @@ class WhiteCastleGame:
         overlay = options.get("data_overlay") if isinstance(options, Mapping) else None
         if overlay is not None and not isinstance(overlay, dict):
             raise RecordError("the state's data_overlay option must be a JSON object")
-        try:
-            game_data = load_data(overlay)
-        except DataError as exc:
-            raise RecordError(f"the state's data overlay is malformed: {exc}") from None
-        return WhiteCastleState.from_json(dict(data), game_data)
+
+        def load() -> WhiteCastleState:
+            """The overlay's data, then the state (exactly as written: load_exact)."""
+            try:
+                game_data = load_data(overlay)
+            except DataError as exc:
+                raise RecordError(f"the state's data overlay is malformed: {exc}") from None
+            return WhiteCastleState.from_json(dict(data), game_data)
+
+        return load_exact("a White Castle", load)
 
     def render_text(self, state: State, seat: int | None) -> Any:
         """A Rich renderable of the board."""

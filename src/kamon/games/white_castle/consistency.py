@@ -18,7 +18,8 @@ after every action (those tests/white_castle/test_invariants.py asserts, and mor
   tiles, the 15 die tiles; 6 distinct gardens (plant, stone under each bridge); a known
   Daimyo card; valid yard effects;
 - the decision: round 1-3, a known phase, turn order a permutation, the draft and the
-  held die fitting the stack, every stack frame of a known kind and shape for a seat,
+  held die fitting the stack, every stack frame of a known kind and shape for a seat
+  (no block, worker or garden offered twice),
   and (unless the game is over) at least one legal action.
 
 It runs once per load, not per move (about a hundred microseconds).
@@ -49,9 +50,11 @@ LONE = frozenset({"courtier", "gardener", "warrior", "lantern", "well", "light",
 # Frame kind -> how many fields it has (kind and seat included).
 FRAME_SIZES = {"draft": 2, "take": 2, "place": 2, "effects": 4, "choice": 3, "checkpoint": 4,
                "blocks": 6, "outside": 3, "warrior": 2, "gardener": 2, "courtier": 4,
-               "daimyo": 2, "row": 2, "pay": 4, "garden_round": 3, "lantern": 2,
+               "daimyo": 2, "row": 2, "pay": 4, "garden_round": 4, "lantern": 2,
                "rival_room": 4, "rival_garden": 3, "rival_turn": 2, "rival_actions": 3}
 SOLO_FRAMES = frozenset({"rival_room", "rival_garden", "rival_turn", "rival_actions"})
+# Frames whose third field lists options, each at most once.
+OPTION_FRAMES = frozenset({"blocks", "outside", "garden_round", "rival_garden"})
 
 
 class _Tables:
@@ -500,13 +503,16 @@ def _check_frame(s: WhiteCastleState, f: Any, top: bool) -> None:
         ok = _cost_ok(f[2]) and _effect_ok(f[3])
     elif kind in ("garden_round", "rival_garden"):
         ok = isinstance(f[2], tuple) and bool(f[2]) and all(
-            _is_int(g) and 0 <= g < 6 for g in f[2])
+            _is_int(g) and 0 <= g < 6 for g in f[2]) and (
+            kind != "garden_round" or isinstance(f[3], bool))
     elif kind == "rival_room":
         rival = s.clans[s.rival or 0]
         ok = f[2] in (1, 2) and _is_int(f[3]) and 0 <= f[3] < len(rival.courtiers)
     elif kind == "rival_actions":
         icons = _tables(s.data).icons
         ok = isinstance(f[2], tuple) and all(i in icons for i in f[2])
+    if ok and kind in OPTION_FRAMES:
+        ok = len(set(f[2])) == len(f[2])  # each block, worker or garden offered once
     if not ok:
         _fail(f"the {kind!r} decision frame {f!r} is malformed")
     if top and kind == "place" and s.held is None:

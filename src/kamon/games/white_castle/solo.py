@@ -14,13 +14,14 @@ from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS
 
 if TYPE_CHECKING:
-    from kamon.games.white_castle.state import WhiteCastleState
+    # The state with its rules (turns.py calls in here with itself; WhiteCastleState is one).
+    from kamon.games.white_castle.turns import Turns
 
 RIVAL_NAME = "tokugawa"
 MAX_REVEALS = 30  # the deck always names a takeable die well within two passes
 
 
-def die_index(state: WhiteCastleState, b: int, position: str) -> int | None:
+def die_index(state: Turns, b: int, position: str) -> int | None:
     """Index of the die at `position` (left/center/right) of bridge b, or None if empty."""
     dice = state.bridges[b]
     k = len(dice)
@@ -36,7 +37,7 @@ def die_index(state: WhiteCastleState, b: int, position: str) -> int | None:
     return 1 if k == 3 else None
 
 
-def reveal(state: WhiteCastleState) -> tuple[list[str], str, int]:
+def reveal(state: Turns) -> tuple[list[str], str, int]:
     """Flip cards into a row until the deck's top card names a die on its bridge.
 
     Returns the revealed row, the top card that names the die, and the die's index.
@@ -58,7 +59,7 @@ def reveal(state: WhiteCastleState) -> tuple[list[str], str, int]:
     raise RuntimeError("the Solitaire deck named no die that is on the bridges")
 
 
-def rival_turn(state: WhiteCastleState) -> tuple[tuple[Any, ...], ...]:
+def rival_turn(state: Turns) -> tuple[tuple[Any, ...], ...]:
     """The rival takes and moves a die; returns the icons it must now perform, in order."""
     rival = state.rival
     assert rival is not None
@@ -89,7 +90,7 @@ def rival_turn(state: WhiteCastleState) -> tuple[tuple[Any, ...], ...]:
     return icons
 
 
-def impossible(state: WhiteCastleState, icon: tuple[Any, ...], why: str) -> None:
+def impossible(state: Turns, icon: tuple[Any, ...], why: str) -> None:
     """An icon the rival cannot carry out scores the round number in CP."""
     rival = state.rival
     assert rival is not None
@@ -116,7 +117,7 @@ def icon_text(icon: tuple[Any, ...]) -> str:
     return f"gain {icon[1]} coin{'s' if icon[1] > 1 else ''}"
 
 
-def rival_icon(state: WhiteCastleState, icon: tuple[Any, ...]) -> None:
+def rival_icon(state: Turns, icon: tuple[Any, ...]) -> None:
     """Carry out one icon for the rival (pushing a frame where the solo player chooses)."""
     rival = state.rival
     assert rival is not None
@@ -172,7 +173,7 @@ def rival_icon(state: WhiteCastleState, icon: tuple[Any, ...]) -> None:
     return None
 
 
-def place_gardener(state: WhiteCastleState, g: int) -> None:
+def place_gardener(state: Turns, g: int) -> None:
     """Put a rival gardener on garden slot g (no food paid, no effect gained)."""
     rival = state.rival
     assert rival is not None
@@ -182,7 +183,7 @@ def place_gardener(state: WhiteCastleState, g: int) -> None:
               f"({state.garden_cards[g]})")
 
 
-def move_to_room(state: WhiteCastleState, i: int, r: int) -> None:
+def move_to_room(state: Turns, i: int, r: int) -> None:
     """The rival's courtier i arrives in room r: that room's card is discarded and refilled."""
     rival = state.rival
     assert rival is not None
@@ -199,7 +200,7 @@ def move_to_room(state: WhiteCastleState, i: int, r: int) -> None:
                   "stays")
 
 
-def daimyo_arrival(state: WhiteCastleState) -> None:
+def daimyo_arrival(state: Turns) -> None:
     """The rival's courtier reaches the Daimyo's room: the first free slot from the left.
 
     Ruling (not stated in the rulebook): the rival gains a slot's coins, CP and Passage
@@ -229,7 +230,7 @@ def daimyo_arrival(state: WhiteCastleState) -> None:
     state.log("a rival courtier reaches the Daimyo's room; no slot is free")
 
 
-def round_end(state: WhiteCastleState) -> None:
+def round_end(state: Turns) -> None:
     """After the new turn order: coins to CP by turn position (3 or 5 coins per round CP)."""
     rival = state.rival
     assert rival is not None
@@ -244,7 +245,7 @@ def round_end(state: WhiteCastleState) -> None:
                   f"{state.round} CP)")
 
 
-def garden_points(state: WhiteCastleState) -> None:
+def garden_points(state: Turns) -> None:
     """Gardens step (rounds 1-2): round-number CP per rival gardener that activates."""
     rival = state.rival
     assert rival is not None

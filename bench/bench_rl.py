@@ -1,0 +1,243 @@
+"""Benchmark of the research interfaces: their speed against the bare engine, and a
+MaskablePPO learning run.
+
+Usage: python bench/bench_rl.py [--seconds S] [--timesteps T] [--chunk C]
+                                [--eval-games N] [--skip-speed] [--skip-learning]
+
+1. Speed. Per game (The White Castle 4 players, I, Clansman 4 players Beginner), random
+   legal moves played through each interface for about S CPU seconds:
+   - engine: `legal_actions()` + `apply()` (no observation at all);
+   - PettingZoo AEC: `last()` (the observation and mask of the agent to move) + `step()`;
+   - Gymnasium: `step()` of seat 0 with `random` bots in the other seats (their moves
+     are engine moves, so per decision it is cheaper than PettingZoo);
+   - OpenSpiel: `legal_actions()` + `apply_action()`, and the same plus
+     `observation_tensor()` of the player to move (what an RL loop reads).
+   It prints decisions per CPU second and the engine's rate divided by the interface's
+   (the wrapper's overhead: 3.0 = the interface takes three times as long per decision).
+2. Learning. sb3-contrib's MaskablePPO learns seat 0 of a 2-player White Castle against
+   the `random` bot (reward "margin" while training: the scaled score margin). After every
+   C steps it plays N seeded evaluation games (deterministic policy, the mask applied)
+   and prints the win rate with its Wilson 95% interval; before training, the same games
+   with uniformly random legal moves give the baseline; at the end the policy also plays
+   the `normal` bot (greedy). The last line says whether it learnt: its final interval
+   lies wholly above the baseline's.
+
+CPU times are of this process only; on a shared machine they are still lower bounds on
+speed. It prints, never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from kamon.games import get_game
+from kamon.rl import make_env, make_gym_env
+from kamon.sim.tournament import wilson
+
+SPEED_GAMES: list[tuple[str, str, int, dict[str, Any]]] = [
+    ("The White Castle, 4 players", "white-castle", 4, {}),
+    ("I, Clansman, 4 players", "clansman", 4, {}),
+]
+OPENSPIEL_NAMES = {"white-castle": "python_kamon_white_castle",
+                   "clansman": "python_kamon_clansman"}
+
+
+def timed(run_game: Callable[[int], int], seconds: float) -> float:
+    """Decisions per CPU second of whole games (game i seeded i) until `seconds` pass."""
+    decisions = 0
+    start = time.process_time()
+    seed = 0
+    while time.process_time() - start < seconds:
+        decisions += run_game(seed)
+        seed += 1
+    return decisions / (time.process_time() - start)
+
+
+def engine_game(game: str, players: int, options: dict[str, Any]) -> Callable[[int], int]:
+    """One random game through the bare engine; its number of decisions."""
+    g = get_game(game)
+
+    def run(seed: int) -> int:
+        state = g.new_game(players, seed=seed, **options)
+        rng = random.Random(seed)
+        n = 0
+        while not state.is_over():
+            state.apply(rng.choice(state.legal_actions()))
+            n += 1
+        return n
+    return run
+
+
+def pettingzoo_game(game: str, players: int, options: dict[str, Any]) -> Callable[[int], int]:
+    """One random game through the PettingZoo AEC environment; its decisions."""
+    env = make_env(game, players=players, **options)
+
+    def run(seed: int) -> int:
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            n += 1
+        return n
+    return run
+
+
+def gym_game(game: str, players: int, options: dict[str, Any],
+             steps_out: list[int]) -> Callable[[int], int]:
+    """One random episode of seat 0 against random bots; all decisions of the game
+    (`steps_out` collects the seat's own env steps)."""
+    env = make_gym_env(game, players=players, opponents="random", **options)
+
+    def run(seed: int) -> int:
+        _, info = env.reset(seed=seed)
+        rng = random.Random(seed)
+        done = False
+        while not done:
+            _, _, done, _, info = env.step(rng.choice(np.flatnonzero(info["action_mask"]).tolist()))
+            steps_out[0] += 1
+        assert env.state is not None
+        return len(env.state.history)
+    return run
+
+
+def openspiel_game(game: str, players: int, observe: bool) -> Callable[[int], int]:
+    """One random game through the OpenSpiel registration (optionally reading the
+    observation tensor of the player to move); its decisions."""
+    import pyspiel
+
+    spiel = pyspiel.load_game(OPENSPIEL_NAMES[game], {"players": players})
+
+    def run(seed: int) -> int:
+        state = spiel.new_initial_state()
+        rng = random.Random(seed)
+        n = 0
+        while not state.is_terminal():
+            if observe:
+                state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            n += 1
+        return n
+    return run
+
+
+def speed(seconds: float) -> None:
+    """Decisions per CPU second per interface, and the overhead ratios."""
+    print("Speed: decisions per CPU second (random legal moves, whole games) and the "
+          "engine's rate / the interface's")
+    print(f"{'game':<30} {'interface':<34} {'decisions/s':>12} {'overhead':>9}")
+    for label, game, players, options in SPEED_GAMES:
+        base = timed(engine_game(game, players, options), seconds)
+        print(f"{label:<30} {'engine (legal_actions + apply)':<34} {base:>12,.0f} {1.0:>8.1f}x")
+        steps = [0]
+        start = time.process_time()
+        rows = [
+            ("PettingZoo AEC (last + step)", pettingzoo_game(game, players, options)),
+            ("Gymnasium (step, random bots)", gym_game(game, players, options, steps)),
+            ("OpenSpiel (legal + apply)", openspiel_game(game, players, False)),
+            ("OpenSpiel (+ observation_tensor)", openspiel_game(game, players, True)),
+        ]
+        for name, run in rows:
+            if name.startswith("Gymnasium"):
+                start = time.process_time()
+            rate = timed(run, seconds)
+            extra = ""
+            if name.startswith("Gymnasium"):
+                extra = f"  ({steps[0] / (time.process_time() - start):,.0f} env steps/s)"
+            print(f"{'':<30} {name:<34} {rate:>12,.0f} {base / rate:>8.1f}x{extra}")
+        sys.stdout.flush()
+
+
+def play_eval(policy: Callable[[np.ndarray, Any, dict[str, Any]], int], games: int,
+              opponents: str) -> tuple[int, float]:
+    """Seat 0's wins and mean score margin over `games` seeded 2-player games."""
+    env = make_gym_env("white-castle", players=2, opponents=opponents)
+    wins = 0
+    margins = []
+    for i in range(games):
+        obs, info = env.reset(seed=100_000 + i)
+        done = False
+        while not done:
+            obs, _, done, _, info = env.step(policy(obs, env, info))
+        assert env.state is not None
+        wins += env.state.winners() == [0]
+        totals = [s["total"] for s in env.state.scores()]
+        margins.append(totals[0] - totals[1])
+    return wins, float(np.mean(margins))
+
+
+def learning(timesteps: int, chunk: int, games: int) -> None:
+    """MaskablePPO on seat 0 of a 2-player White Castle against random: a learning curve."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    rng = np.random.default_rng(0)
+
+    def uniform(obs: np.ndarray, env: Any, info: dict[str, Any]) -> int:
+        return int(rng.choice(np.flatnonzero(info["action_mask"])))
+
+    def line(label: str, wins: int, margin: float, extra: str = "") -> tuple[float, float]:
+        lo, hi = wilson(wins, games)
+        print(f"{label:<34} {wins:>4}/{games:<4} {100 * wins / games:>6.1f}%  "
+              f"[{100 * lo:5.1f}-{100 * hi:5.1f}]  margin {margin:+6.1f}{extra}")
+        sys.stdout.flush()
+        return lo, hi
+
+    print(f"\nLearning: MaskablePPO, seat 0 of The White Castle (2 players) against `random`; "
+          f"evaluation over {games} seeded games, win rate with its Wilson 95% interval")
+    wins, margin = play_eval(uniform, games, "random")
+    _, base_hi = line("uniformly random legal moves", wins, margin)
+    env = make_gym_env("white-castle", players=2, opponents="random", reward="margin")
+    model = MaskablePPO("MlpPolicy", env, seed=0, device="cpu", n_steps=2048, batch_size=256,
+                        policy_kwargs={"net_arch": [128, 128]}, verbose=0)
+
+    def learnt(obs: np.ndarray, env: Any, info: dict[str, Any]) -> int:
+        action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        return int(action)
+
+    start = time.time()
+    lo = 0.0
+    while model.num_timesteps < timesteps:
+        model.learn(total_timesteps=chunk, reset_num_timesteps=False)
+        wins, margin = play_eval(learnt, games, "random")
+        lo, _ = line(f"after {model.num_timesteps:>7,} steps", wins, margin,
+                     f"  ({time.time() - start:.0f} s wall)")
+    wins, margin = play_eval(learnt, games, "normal")
+    line("final policy against `normal`", wins, margin)
+    verdict = ("yes: its final interval lies wholly above the random baseline's"
+               if lo > base_hi else
+               "no: its final interval overlaps the random baseline's")
+    print(f"Learnt to beat `random`? {verdict}")
+
+
+def main() -> int:
+    """Run the benchmark parts asked for."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=4.0, help="CPU seconds per speed row")
+    ap.add_argument("--timesteps", type=int, default=60_000, help="PPO training steps")
+    ap.add_argument("--chunk", type=int, default=10_000, help="steps between evaluations")
+    ap.add_argument("--eval-games", type=int, default=200, help="games per evaluation")
+    ap.add_argument("--skip-speed", action="store_true")
+    ap.add_argument("--skip-learning", action="store_true")
+    args = ap.parse_args()
+    if not args.skip_speed:
+        speed(args.seconds)
+    if not args.skip_learning:
+        learning(args.timesteps, args.chunk, args.eval_games)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

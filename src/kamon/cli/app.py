@@ -1,0 +1,70 @@
+"""The `kamon` Typer app, its entry point, the game options every command shares and the
+error handling: a mistake a person can fix prints one red line and exits with code 2."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from kamon.core.errors import KamonError
+
+app = typer.Typer(
+    name="kamon",
+    help="Play, simulate and study The White Castle and I, Clansman.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+# Game options shared by play, simulate and tournament (build_options turns them into
+# the game's options).
+FirstGameOpt = Annotated[bool, typer.Option("--first-game",
+                                            help="the rulebook's first-game setup")]
+ExpertOpt = Annotated[bool, typer.Option("--expert", help="the Expert game (I, Clansman)")]
+EmperorSideOpt = Annotated[str | None, typer.Option(
+    "--emperor-side", help="Expert game: side of the Emperor cards, A or B")]
+VariantOpt = Annotated[str | None, typer.Option(
+    help="an optional variant, e.g. small-table (I, Clansman, unofficial 2-3 players)")]
+DifficultyOpt = Annotated[str | None, typer.Option(
+    help="solo game (--players 1): the rival's difficulty, easy, medium or hard")]
+# Where simulate and tournament run their games.
+BackendOpt = Annotated[str, typer.Option(
+    help="where games run: local (--jobs processes) or ray (a Ray cluster, or a local Ray "
+         "with --jobs CPUs)")]
+RayAddressOpt = Annotated[str | None, typer.Option(
+    help="with --backend ray: the cluster to use, e.g. ray://head:10001 or head:6379 "
+         "(default: start a private local Ray)")]
+
+
+def make_console() -> Console:
+    """A console on the current stdout (created per command so test runners capture it)."""
+    return Console(highlight=False)
+
+
+def fail(message: str) -> NoReturn:
+    """Print a one-line red error on stderr and exit with code 2."""
+    Console(stderr=True, highlight=False, soft_wrap=True).print(
+        Text.assemble(("error: ", "bold red"), (message, "red")))
+    raise typer.Exit(2)
+
+
+@contextmanager
+def friendly_errors() -> Iterator[None]:
+    """Turn the errors a user can fix into a red line and exit code 2 (no traceback)."""
+    try:
+        yield
+    except KamonError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{exc.filename or 'file'}: {exc.strerror or exc}")
+
+
+def main() -> None:
+    """Entry point of the `kamon` script."""
+    app()

@@ -1,0 +1,216 @@
+"""`kamon play`: a game in the terminal; bots move by themselves, humans type their moves."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.rule import Rule
+from rich.text import Text
+
+from kamon.agents import Agent, agent_seed, make_agent
+from kamon.cli.app import (
+    DifficultyOpt,
+    EmperorSideOpt,
+    ExpertOpt,
+    FirstGameOpt,
+    VariantOpt,
+    app,
+    friendly_errors,
+    make_console,
+)
+from kamon.cli.shared import (
+    HUMAN,
+    MAX_DECISIONS,
+    Feed,
+    build_options,
+    decision_of,
+    describe,
+    echo,
+    effective_options,
+    new_game,
+    parse_seats,
+    save_record,
+    score_table,
+    seat_name,
+    seat_text,
+    winner_line,
+)
+from kamon.core.errors import IllegalAction, KamonError
+from kamon.core.protocol import Action, Game, State
+from kamon.games import get_game
+
+HUMAN_HELP = (
+    "Type the number of a move, or its notation (e.g. 'take coral left'). Other commands:\n"
+    "  b, board   show the board again        l, log    show the last 30 events\n"
+    "  m, moves   list the legal moves again   q, quit   leave the game "
+    "(the record is saved if --save was given)"
+)
+
+
+def move_line(state: State, seat: int, kind: str, action: Action) -> Text:
+    """'yellow (random): take coral left' for the log."""
+    t = Text.assemble(seat_text(state, seat), f" ({kind}): ", (action.text, "bold"))
+    return t
+
+
+def print_moves(console: Console, state: State, legal: Sequence[Action]) -> None:
+    """The numbered legal moves with what each would do."""
+    console.print(Text.assemble(("Now: ", "bold"), decision_of(state)))
+    for i, action in enumerate(legal, 1):
+        line = Text.assemble((f"{i:>3}. ", "cyan"), (action.text, "bold"))
+        what = describe(state, action)
+        if what:
+            line.append(f" — {what}")
+        console.print(line)
+
+
+def ask_human(console: Console, game: Game, state: State, seat: int,
+              legal: Sequence[Action]) -> Action | None:
+    """Read a move from the terminal (None when the player quits or input ends)."""
+    prompt = (f"[bold]{escape(seat_name(state, seat))}[/], your move "
+              f"(1-{len(legal)}, notation, ? for help): ")
+    while True:
+        try:
+            raw = console.input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return None
+        echo(console, raw)
+        text = raw.strip()
+        low = text.lower()
+        if not text:
+            continue
+        if low in ("q", "quit", "exit"):
+            return None
+        if low in ("?", "h", "help"):
+            console.print(Text(HUMAN_HELP))
+        elif low in ("b", "board"):
+            console.print(game.render_text(state, seat))
+        elif low in ("l", "log"):
+            for e in state.events[-30:]:
+                console.print(Text("   " + e, style="dim"))
+        elif low in ("m", "moves"):
+            print_moves(console, state, legal)
+        elif text.isdigit():
+            n = int(text)
+            if 1 <= n <= len(legal):
+                return legal[n - 1]
+            console.print(Text(f"{n} is not a move number: choose 1-{len(legal)} "
+                               "(or type ? for help)", style="red"))
+        else:
+            try:
+                return game.parse_action(state, text)
+            except IllegalAction as exc:
+                console.print(Text(f"Not a legal move: {exc}", style="red"))
+
+
+@app.command()
+def play(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play, e.g. white-castle")],
+    seats: Annotated[str | None, typer.Option(
+        help="one entry per player: human, a level (easy, normal, hard) or an agent "
+             "(random, greedy, mcts) [default: human,random,random]")
+                     ] = None,
+    players: Annotated[int | None, typer.Option(
+        help="number of players: you and bots (1 = solo against the rival, where the game "
+             "has one)")] = None,
+    difficulty: DifficultyOpt = None,
+    seed: Annotated[int | None, typer.Option(help="set-up and dice seed (random if omitted)")
+                    ] = None,
+    first_game: FirstGameOpt = False,
+    expert: ExpertOpt = False,
+    emperor_side: EmperorSideOpt = None,
+    variant: VariantOpt = None,
+    data_overlay: Annotated[Path | None, typer.Option(
+        help="JSON file correcting the component data (also: KAMON_DATA_OVERLAY)")] = None,
+    save: Annotated[Path | None, typer.Option(help="write the game record to this file")
+                    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q",
+                                        help="with no human seat: only the result")] = False,
+) -> None:
+    """Play a game in the terminal; bots move by themselves, humans type their moves."""
+    console = make_console()
+    with friendly_errors():
+        game = get_game(game_name)
+        if seats is None:
+            seats = ",".join(["human"] + ["random"] * ((players or max(3, game.min_players)) - 1))
+        kinds = parse_seats(seats)
+        if players is not None and players != len(kinds):
+            raise KamonError(f"--players {players} but --seats names {len(kinds)} seats")
+        opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
+                             variant)
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        state = new_game(game, len(kinds), seed, opts)
+        used = effective_options(state, opts)
+        bots: dict[int, Agent] = {p: make_agent(k, agent_seed(seed, p))
+                                  for p, k in enumerate(kinds) if k != HUMAN}
+        humans = len(bots) < len(kinds)
+
+        console.print(Text(f"{game.title} · {len(kinds)} players · seed {seed}", style="bold"))
+        console.print(Text("Seats: ") + Text(", ").join(
+            Text.assemble(seat_text(state, p), f" = {k}") for p, k in enumerate(kinds)))
+        for line in game.describe_options(used):
+            console.print(Text(f"  · {line}", style="dim"))
+        if humans:
+            console.print(Text("Type ? at the prompt for help.", style="dim"))
+
+        feed = Feed(state)
+        feed.collect()
+        stream = not humans and not quiet
+        if stream:
+            feed.flush(console)
+        board_due = True
+        last_human: int | None = None
+        decisions = 0
+        while not state.is_over():
+            p = state.to_move
+            if p is None:
+                break
+            decisions += 1
+            if decisions > MAX_DECISIONS:
+                raise KamonError(f"the game did not end after {MAX_DECISIONS} decisions")
+            if kinds[p] == HUMAN:
+                if board_due or last_human != p:
+                    console.print(Rule(Text.assemble("Your turn, ", seat_text(state, p))))
+                    console.print(game.render_text(state, p))
+                    board_due = False
+                feed.flush(console)
+                legal = state.legal_actions()
+                print_moves(console, state, legal)
+                action = ask_human(console, game, state, p, legal)
+                if action is None:
+                    console.print(Text(f"You left the game after {len(state.history)} actions.",
+                                       style="yellow"))
+                    if save is not None:
+                        save_record(console, save, game, state, seed, opts, kinds)
+                    return
+                state.apply(action)
+                last_human = p
+                feed.collect()
+                feed.flush(console)
+            else:
+                action = bots[p].act(state)
+                state.apply(action)
+                board_due = True
+                feed.collect(move_line(state, p, kinds[p], action))
+                if stream:
+                    feed.flush(console)
+                elif not humans:
+                    feed.lines.clear()
+
+        if humans or not quiet:
+            feed.flush(console)
+            console.print(Rule("Game over"))
+            console.print(game.render_text(state, None))
+        console.print(score_table(state, kinds))
+        console.print(winner_line(state))
+        if save is not None:
+            save_record(console, save, game, state, seed, opts, kinds)
+

@@ -1,0 +1,248 @@
+"""What several commands share: seat names and colours, the game options from the flags,
+setting a game up, the score table, the winner line, saving a record, the event feed."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from kamon.agents import AGENTS
+from kamon.core.errors import KamonError
+from kamon.core.overlay import load_overlay_file
+from kamon.core.protocol import Action, Game, State
+from kamon.core.record import GameRecord
+
+HUMAN = "human"
+MAX_DECISIONS = 100_000  # a game that needs more is stuck: report it instead of looping
+SEAT_STYLE = {"blue": "bold dodger_blue1", "yellow": "bold yellow", "red": "bold red",
+              "green": "bold green", "orange": "bold dark_orange", "teal": "bold cyan",
+              "pink": "bold hot_pink"}
+CATEGORY_LABELS = {
+    "during_game": "CP scored during the game",
+    "coins_seals": "coins + seals (1 CP per 5)",
+    "resources": "resources",
+    "passage_of_time": "Passage of Time",
+    "courtiers": "courtiers",
+    "warriors": "warriors",
+    "gardeners": "gardeners",
+    "total": "total",
+}
+
+
+def seat_name(state: State, seat: int) -> str:
+    """A seat's name as the game calls it (a clan colour), or 'seat N'."""
+    namer = getattr(state, "name", None)
+    return str(namer(seat)) if callable(namer) else f"seat {seat + 1}"
+
+
+def seat_text(state: State, seat: int, suffix: str = "") -> Text:
+    """A seat's name styled in its colour."""
+    name = seat_name(state, seat)
+    return Text(name + suffix, style=SEAT_STYLE.get(name, "bold"))
+
+
+def decision_of(state: State) -> str:
+    """What is being decided now, when the game can say it."""
+    fn = getattr(state, "decision_text", None)
+    return str(fn()) if callable(fn) else f"{seat_name(state, state.to_move or 0)} to move"
+
+
+def describe(state: State, action: Action) -> str:
+    """What a move would do, in words, when the game can say it ('' otherwise)."""
+    fn = getattr(state, "describe", None)
+    text = str(fn(action.id)) if callable(fn) else ""
+    return "" if text == action.text else text
+
+
+def effective_options(state: State, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options the game really used (it may add some, e.g. an overlay from the env)."""
+    used = getattr(state, "options", None)
+    return dict(used) if isinstance(used, Mapping) else dict(options)
+
+
+def parse_seats(text: str) -> list[str]:
+    """Seat kinds from 'human,random,...'; KamonError naming the known kinds."""
+    seats = [s.strip().lower() for s in text.split(",") if s.strip()]
+    if not seats:
+        raise KamonError("--seats needs at least one seat, e.g. --seats human,random")
+    known = [HUMAN, *sorted(AGENTS)]
+    for s in seats:
+        if s not in known:
+            raise KamonError(f"unknown seat kind {s!r}; use one of: {', '.join(known)}")
+    return seats
+
+
+OVERLAY_ENV = "KAMON_DATA_OVERLAY"
+
+
+def build_options(game: Game, first_game: bool, data_overlay: Path | None,
+                  difficulty: str | None = None, expert: bool = False,
+                  emperor_side: str | None = None, variant: str | None = None
+                  ) -> dict[str, Any]:
+    """The game options from the command-line flags (only those the game has)."""
+    opts: dict[str, Any] = {}
+    for flag, key, value in (("--expert", "expert", True if expert else None),
+                             ("--emperor-side", "emperor_side",
+                              emperor_side.strip().upper() if emperor_side else None),
+                             ("--variant", "variant", variant.strip().lower() if variant
+                              else None)):
+        if value is not None:
+            if key not in game.options:
+                raise KamonError(f"{game.title} has no option {flag}")
+            opts[key] = value
+    if difficulty is not None:
+        if "difficulty" not in game.options:
+            raise KamonError(f"{game.title} has no solo difficulty (--difficulty)")
+        opts["difficulty"] = difficulty.lower()
+    if first_game:
+        if "first_game" not in game.options:
+            raise KamonError(f"{game.title} has no first-game setup (--first-game)")
+        opts["first_game"] = True
+    if data_overlay is None and os.environ.get(OVERLAY_ENV) and "data_overlay" in game.options:
+        data_overlay = Path(os.environ[OVERLAY_ENV])
+    if data_overlay is not None:
+        if "data_overlay" not in game.options:
+            raise KamonError(f"{game.title} takes no data overlay (--data-overlay)")
+        opts["data_overlay"] = load_overlay(game, data_overlay)
+    return opts
+
+
+def load_overlay(game: Game, path: Path) -> dict[str, Any]:
+    """Read a data-overlay file (a JSON object, or one keyed by the game's name)."""
+    return load_overlay_file(str(path), game.name)
+
+
+def new_game(game: Game, players: int, seed: int, options: Mapping[str, Any]) -> State:
+    """Set a game up, turning a bad player count or option into a KamonError."""
+    if not game.min_players <= players <= game.max_players and "variant" not in options:
+        counts = (str(game.min_players) if game.min_players == game.max_players
+                  else f"{game.min_players}-{game.max_players}")
+        raise KamonError(f"{game.title} takes {counts} players, got {players}"
+                         + (" (a variant may allow others: --variant)"
+                            if "variant" in game.options else ""))
+    try:
+        return game.new_game(players, seed, **options)
+    except (TypeError, ValueError) as exc:
+        raise KamonError(f"cannot set up {game.title}: {exc}") from None
+
+
+def score_table(state: State, labels: Sequence[str], title: str = "Final scores") -> Table:
+    """Per-category scores, one column per seat, the winner marked."""
+    scores = state.scores()
+    winners = state.winners()
+    tb = Table(title=title, title_justify="left", show_lines=False)
+    tb.add_column("Category", style="bold")
+    for p in range(len(scores)):  # every clan, also the solo rival (not a seat)
+        head = Text.assemble(seat_text(state, p))
+        if p < len(labels) and labels[p]:
+            head.append(f" ({labels[p]})")
+        if p in winners:
+            head.append(" ★ winner", style="bold green")
+        tb.add_column(head, justify="right")
+    cats = [k for k in scores[0] if k != "total"] if scores else []
+    for cat in cats:
+        tb.add_row(CATEGORY_LABELS.get(cat, cat.replace("_", " ")),
+                   *(str(s.get(cat, 0)) for s in scores))
+    tb.add_section()
+    tb.add_row("Total", *(str(s["total"]) for s in scores), style="bold")
+    return tb
+
+
+def winner_line(state: State) -> Text:
+    """'Winner: blue with 52 CP' (or a note that the game is not over)."""
+    winners = state.winners()
+    if not winners:
+        return Text("The game is not over.", style="dim")
+    scores = state.scores()
+    t = Text("Winner: ", style="bold")
+    for i, w in enumerate(winners):
+        if i:
+            t.append(" and ")
+        t.append_text(seat_text(state, w))
+    t.append(f" with {scores[winners[0]]['total']} points")
+    totals = [s["total"] for s in scores]
+    if len(winners) > 1:
+        t.append(" (shared victory)", style="dim")
+    elif totals.count(max(totals)) > 1:
+        t.append(" (tie broken by the rules' tie-breaker)", style="dim")
+    return t
+
+
+def save_record(console: Console, path: Path, game: Game, state: State, seed: int,
+                options: Mapping[str, Any], seats: list[str]) -> None:
+    """Write the game record and say where it went."""
+    record = GameRecord.of(game.name, state, seed, effective_options(state, options),
+                           game.action_text, seats)
+    try:
+        record.save(path)
+    except OSError as exc:
+        raise KamonError(f"cannot save the record to {path}: {exc.strerror}") from None
+    console.print(Text(f"Game record saved to {path} ({len(record.actions)} actions); "
+                       f"replay it with: kamon replay {path}", style="green"))
+
+
+@dataclass
+class Feed:
+    """Log lines not yet shown: each move, then the events it caused."""
+
+    state: State
+    seen: int = 0
+    lines: list[Text] = field(default_factory=list)
+
+    def collect(self, header: Text | None = None) -> None:
+        """Queue the header (a move) and every event since the last collect."""
+        if header is not None:
+            self.lines.append(header)
+        events = self.state.events
+        self.lines.extend(Text("      " + e, style="dim" if header else "") for e in
+                          events[self.seen:])
+        self.seen = len(events)
+
+    def flush(self, console: Console) -> None:
+        """Print and forget the queued lines."""
+        for line in self.lines:
+            console.print(line)
+        self.lines.clear()
+
+
+def echo(console: Console, line: str) -> None:
+    """Show what was read when input is piped (a terminal echoes it already)."""
+    if not sys.stdin.isatty():
+        console.print(Text(line))
+
+
+
+class RateColumn(ProgressColumn):
+    """Games per second so far (the games found done at the start not counted)."""
+
+    def render(self, task: Task) -> Text:
+        """'123.4 games/s' once some games have finished."""
+        elapsed = task.elapsed or 0.0
+        done = task.completed - float(task.fields.get("skipped", 0))
+        if elapsed <= 0 or done <= 0:
+            return Text("- games/s", style="progress.data.speed")
+        return Text(f"{done / elapsed:,.1f} games/s", style="progress.data.speed")
+
+
+def games_progress(console: Console) -> Progress:
+    """The progress bar of simulate and tournament: bar, games done, rate, times."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    RateColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=console)

@@ -1,0 +1,126 @@
+"""`kamon tournament`: agents against each other with rotated seats; win rates, ratings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from kamon.agents import make_agent
+from kamon.cli.app import (
+    BackendOpt,
+    DifficultyOpt,
+    EmperorSideOpt,
+    ExpertOpt,
+    FirstGameOpt,
+    RayAddressOpt,
+    VariantOpt,
+    app,
+    friendly_errors,
+    make_console,
+)
+from kamon.cli.shared import (
+    build_options,
+    games_progress,
+    new_game,
+)
+from kamon.core.errors import KamonError
+from kamon.games import get_game
+from kamon.sim.backends import check_backend, default_jobs, open_backend
+from kamon.sim.tournament import Line, TournamentResult, run_tournament
+
+
+def _rate_cells(line: Line) -> list[str]:
+    """Games, wins, win %, the 95% interval and the mean score of a results line."""
+    lo, hi = line.interval
+    return [str(line.games), f"{line.wins:g}", f"{100 * line.win_rate:.1f}",
+            f"{100 * lo:.1f}-{100 * hi:.1f}", f"{line.mean_score:.1f}"]
+
+
+def tournament_tables(result: TournamentResult) -> list[Any]:
+    """The tables of a tournament: by agent, by seat, openskill ratings; then a closing line."""
+    head = ("Games", "Wins", "Win %", "95% interval", "Mean score")
+    n = len(result.results)
+    by_agent = Table(title=f"By agent ({n} games)", title_justify="left")
+    for col in ("Agent", *head, "s/decision"):
+        by_agent.add_column(col, justify="left" if col == "Agent" else "right")
+    for line in result.by_agent():
+        by_agent.add_row(line.label, *_rate_cells(line),
+                         f"{line.seconds_per_decision:.3f}" if line.decisions else "-")
+    by_seat = Table(title="By seat (whoever sat there)", title_justify="left")
+    for col in ("Seat", *head):
+        by_seat.add_column(col, justify="left" if col == "Seat" else "right")
+    for line in result.by_seat():
+        by_seat.add_row(line.label, *_rate_cells(line))
+    ratings = Table(title="openskill ratings (ordinal = mu - 3 sigma)",
+                    title_justify="left")
+    for col in ("Agent", "mu", "sigma", "ordinal"):
+        ratings.add_column(col, justify="left" if col == "Agent" else "right")
+    for r in result.ratings():
+        ratings.add_row(r.agent, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}")
+    closing = Text(f"{n} games in {result.elapsed:.1f} s")
+    return [by_agent, by_seat, ratings, closing]
+
+
+@app.command()
+def tournament(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play")],
+    agents: Annotated[str, typer.Option(
+        help="comma-separated agents or levels; seats rotate between games")
+                      ] = "hard,normal,easy,random",
+    games: Annotated[int, typer.Option(help="number of games")] = 8,
+    players: Annotated[int | None, typer.Option(
+        help="seats per game (default: one per agent, within the game's player counts)")
+                       ] = None,
+    seed: Annotated[int, typer.Option(help="first deal's seed (each deal is played once per "
+                                           "seat rotation)")] = 0,
+    jobs: Annotated[int | None, typer.Option(
+        help="worker processes (local; default 1), or CPUs of a local Ray (default: every "
+             "core)")] = None,
+    backend: BackendOpt = "local",
+    ray_address: RayAddressOpt = None,
+    csv: Annotated[Path | None, typer.Option(
+        help="write one row per player of every game (CSV with a header)")] = None,
+    first_game: FirstGameOpt = False,
+    expert: ExpertOpt = False,
+    emperor_side: EmperorSideOpt = None,
+    variant: VariantOpt = None,
+    difficulty: DifficultyOpt = None,
+    data_overlay: Annotated[Path | None, typer.Option(
+        help="JSON file correcting the component data")] = None,
+) -> None:
+    """Play agents against each other with rotated seats: win rates, intervals, ratings."""
+    console = make_console()
+    with friendly_errors():
+        game = get_game(game_name)
+        backend = check_backend(backend, ray_address)
+        jobs = default_jobs(backend, jobs)
+        names = [a.strip().lower() for a in agents.split(",") if a.strip()]
+        for name in set(names):
+            make_agent(name, 0)  # fail early on unknown names
+        opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
+                             variant)
+        seats = players if players is not None else min(max(len(names), game.min_players),
+                                                        game.max_players)
+        new_game(game, seats, seed, opts)  # fails early on bad options or player counts
+        console.print(Text(f"Tournament of {game.title}: {games} games, {seats} seats, "
+                           f"agents {', '.join(names)}, seeds from {seed}", style="bold"))
+        if backend == "ray":
+            console.print(Text("Connecting to Ray..." if ray_address else
+                               f"Starting a local Ray with {jobs} CPU(s)...", style="dim"))
+        with open_backend(backend, jobs, ray_address) as where, \
+                games_progress(console) as bar:
+            task = bar.add_task(f"games ({where.label})", total=games)
+            result = run_tournament(game.name, names, games, seats, seed, jobs, opts,
+                                    backend=where, progress=lambda _res: bar.advance(task))
+        for item in tournament_tables(result):
+            console.print(item)
+        if csv is not None:
+            try:
+                rows = result.write_csv(csv)
+            except OSError as exc:
+                raise KamonError(f"cannot write {csv}: {exc.strerror}") from None
+            console.print(Text(f"{rows} rows written to {csv}", style="green"))

@@ -1,0 +1,234 @@
+"""The state in words: goods and card uses, what is being decided, what an action would
+do, and why one is not legal."""
+
+from __future__ import annotations
+
+from kamon.games.clansman import actions as A
+from kamon.games.clansman.base import StateBase
+from kamon.games.clansman.data import GOODS, IRON, STATUE, WORKER, Card, Goods
+
+_PLURAL = {"fish": "fish", "statue": "statues"}
+
+
+def goods_text(goods: Goods) -> str:
+    """'2 workers + 1 iron' (or 'nothing')."""
+    if not goods:
+        return "nothing"
+    parts = []
+    for g, n in goods:
+        name = GOODS[g]
+        parts.append(f"{n} {name if n == 1 else _PLURAL.get(name, name + 's')}")
+    return " + ".join(parts)
+
+
+def use_text(card: Card, use_key: int) -> str:
+    """What one use of a card does: '2 workers → 1 soldier' / 'produces 2 irons'."""
+    for u in card.uses:
+        if u.key == use_key:
+            return (f"{goods_text(u.inp)} → {goods_text(u.out)}" if u.inp
+                    else f"produces {goods_text(u.out)}")
+    return "—"
+
+
+def uses_text(card: Card) -> str:
+    """All uses of a card in one phrase: '2 workers → 1 soldier or 1 fish' / 'produces ...'."""
+    if not card.uses:
+        return "—"
+    inputs = {u.inp for u in card.uses}
+    outs = [goods_text(u.out) for u in card.uses]
+    alts = ", ".join(outs[:-1]) + " or " + outs[-1] if len(outs) > 1 else outs[0]
+    if len(inputs) == 1:
+        inp = card.uses[0].inp
+        return f"{goods_text(inp)} → {alts}" if inp else f"produces {alts}"
+    return "; ".join(use_text(card, u.key) for u in card.uses)
+
+
+class Explain(StateBase):
+    """why_illegal, decision_text, describe and card_text (for every front end)."""
+
+    __slots__ = ()
+
+    def why_illegal(self, aid: int) -> str:
+        """A message saying why an action id is not legal now."""
+        if not isinstance(aid, int) or not 0 <= aid < A.NUM_ACTIONS:
+            return f"there is no action with id {aid} (ids are 0-{A.NUM_ACTIONS - 1})"
+        text = A.TEXTS[aid]
+        p = self.to_move
+        if p is None:
+            return f"'{text}' is not legal: the game is over"
+        who = self.name(p)
+        pl = self.players[p]
+        now = self.decision_text()
+        if self.step == "marry" and aid in A.MARRY_OF:
+            q, cid = self.target_of(A.MARRY_OF[aid])
+            if q < 0 and cid not in self.princes:
+                where = "no Royal Prince shows this face now" if cid in A.PRINCES else \
+                    "the card is in nobody's Clan cards row"
+                return f"'{text}' is not legal: {where}"
+            if q >= 0 and cid not in self.players[q].clans:
+                return f"'{text}' is not legal: the card is in nobody's Clan cards row"
+            occ = self.occupant(q, cid)
+            if occ is not None:
+                return (f"'{text}' is not legal: {self.name(occ)}'s daughter is already on it "
+                        "(no card holds two daughters)")
+            if q != p and pl.tadokoro < 1:
+                return (f"'{text}' is not legal: {who} has no Tadokoro to pay, so the daughter "
+                        f"can only marry into one of {who}'s own clans")
+            return (f"'{text}' is not legal: the Kochisei-Shuraku is not a marriage target "
+                    "under the current ruling R14")
+        if self.step == "produce":
+            if aid in A.CONVERT_OF:
+                return self._why_convert(p, aid, text)
+            if aid in A.HERO_OF:
+                if pl.hero is not None:
+                    return f"'{text}' is not legal: {who} already used a Hero ({pl.hero})"
+                return f"'{text}' is not legal: that Hero was taken by another player"
+            if aid in A.OBTAIN_OF or aid in (A.OBTAIN_F, A.OBTAIN_G):
+                return self._why_obtain(p, aid, text)
+        if self.step == "payment" and aid in A.PAYMENT_OF and self.pending is not None:
+            i = A.PAYMENT_OF[aid]
+            costs = self.data.cards[self.pending].costs
+            if i >= len(costs):
+                return f"'{text}' is not legal: {self.pending} has {len(costs)} printed cost(s)"
+            return (f"'{text}' is not legal: {who} cannot pay {goods_text(costs[i])} "
+                    f"({self.have_text(p)})")
+        if self.step == "hand" and aid in A.HAND_OF:
+            return f"'{text}' is not legal: {A.HAND_OF[aid]} is not in the Supply"
+        return f"'{text}' is not legal now: {now}"
+
+    def _why_convert(self, p: int, aid: int, text: str) -> str:
+        """Why a 'convert' action is refused now."""
+        key, good = A.CONVERT_OF[aid]
+        entry = next((u for u in self.usable if u[0] == key), None)
+        if entry is None:
+            q, cid = self.target_of(key)
+            if q < 0 and cid not in A.PRINCES:
+                return f"'{text}' is not legal: {cid} is in nobody's Clan cards row"
+            if q < 0:
+                showing = "" if cid in self.princes else " (that face is not showing now)"
+                return (f"'{text}' is not legal: {self.name(p)}'s daughter is not on this "
+                        f"Royal Prince{showing}")
+            occ = self.occupant(q, cid)
+            if q == p and occ is not None:
+                return (f"'{text}' is not legal: {self.name(occ)}'s daughter is on it, so only "
+                        f"{self.name(occ)} may use it this round (R05)")
+            return (f"'{text}' is not legal: a player uses the card his daughter is on and his "
+                    "own cards not occupied by another daughter; this is neither")
+        _, owner, cid = entry
+        card = self.data.cards[cid]
+        if key in self.used:
+            return f"'{text}' is not legal: a card converts only once in every round"
+        if cid in self.data.rules.needs_owner_statue and self.players[owner].statue < 1:
+            return (f"'{text}' is not legal: {card.label} works only while its owner "
+                    f"({self.name(owner)}) has a Statue token (R20)")
+        use = next((u for u in card.uses if u.key == good), None)
+        if use is None:
+            return (f"'{text}' is not legal: {card.label} cannot yield {GOODS[good]} ("
+                    + "; ".join(use_text(card, u.key) for u in card.uses) + ")")
+        return (f"'{text}' is not legal: it needs {goods_text(use.inp)} and the pool has "
+                f"{self.pool[WORKER]} worker(s)")
+
+    def _why_obtain(self, p: int, aid: int, text: str) -> str:
+        """Why an 'obtain' action is refused now."""
+        pl = self.players[p]
+        rules = self.data.rules
+        if aid == A.OBTAIN_F:
+            return (f"'{text}' is not legal: it costs {goods_text(rules.f_cost)} and "
+                    f"{self.name(p)} has {self.have_text(p)}")
+        if aid == A.OBTAIN_G:
+            return f"'{text}' is not legal: it costs {goods_text(rules.g_cost)}"
+        cid = A.OBTAIN_OF[aid]
+        card = self.data.cards[cid]
+        if card.type == "kofun":
+            if not self.expert:
+                return f"'{text}' is not legal: Kofun cards are used only in the Expert game"
+            if pl.kofun is not None:
+                return f"'{text}' is not legal: {self.name(p)} already has a Kofun ({pl.kofun})"
+            if cid not in self.kofun:
+                return f"'{text}' is not legal: that Kofun was taken by another player"
+        elif cid not in self.supply and cid not in pl.hand:
+            return (f"'{text}' is not legal: {cid} is neither in the Supply nor in "
+                    f"{self.name(p)}'s hand")
+        costs = " or ".join(goods_text(c) for c in card.costs)
+        return (f"'{text}' is not legal: {card.label} costs {costs} and {self.name(p)} has "
+                f"{self.have_text(p)}")
+
+    def have_text(self, p: int) -> str:
+        """What the producing seat could pay with now, in words."""
+        pl = self.players[p]
+        goods = [(g, k) for g, k in enumerate(self.pool) if k] if p == self.to_move else []
+        goods += [(g, k) for g, k in ((IRON, pl.iron), (STATUE, self.spendable_statues(p))) if k]
+        return goods_text(tuple(goods))
+
+    def decision_text(self) -> str:
+        """What is being decided now, in words."""
+        p = self.to_move
+        if p is None:
+            return "the game is over"
+        who = self.name(p)
+        if self.step == "marry":
+            return f"{who} chooses where the daughter marries (round {self.round})"
+        if self.step == "payment":
+            assert self.pending is not None
+            return f"{who} chooses how to pay for {self.card_name(self.pending)}"
+        if self.step == "hand":
+            return f"{who} takes a Supply card into hand (after obtaining 2 Tadokoro)"
+        pool = goods_text(tuple((g, k) for g, k in enumerate(self.pool) if k))
+        return (f"{who} uses cards (convert/hero) or obtains the round's card "
+                f"(pool: {pool})")
+
+    def describe(self, aid: int) -> str:
+        """What an action id would do now, in words (the notation says which)."""
+        text = A.TEXTS[aid]
+        cards = self.data.cards
+        p = self.to_move
+        if aid in A.MARRY_OF:
+            key = A.MARRY_OF[aid]
+            q, cid = self.target_of(key)
+            use = uses_text(cards[cid])
+            if q < 0 and cid not in self.princes:
+                return f"{cards[cid].name}: not on the table now"
+            if q < 0:
+                flips = (self.miyake_row + 1) // self.data.rules.flip_at
+                own = self.players[p].tadokoro - 1 if p is not None else 0
+                return (f"Royal Prince ({use}); 1 Tadokoro to the Miyake row; workers: "
+                        f"{own} Tadokoro + {self.miyake + flips} Miyake")
+            if q == p:
+                return f"own {cards[cid].name} ({use}); free"
+            return f"{self.name(q)}'s {cards[cid].name} ({use}); pay 1 Tadokoro to {self.name(q)}"
+        if aid in A.CONVERT_OF:
+            key, good = A.CONVERT_OF[aid]
+            _, cid = self.target_of(key)
+            return f"{cards[cid].name}: {use_text(cards[cid], good)}"
+        if aid in A.HERO_OF:
+            h = cards[A.HERO_OF[aid]]
+            return f"{h.name}: {goods_text(h.uses[0].out)}, once per game"
+        if aid in A.OBTAIN_OF:
+            return self.card_text(A.OBTAIN_OF[aid])
+        if aid == A.OBTAIN_F:
+            return (f"pay {goods_text(self.data.rules.f_cost)}; "
+                    "then take a Supply card into hand")
+        if aid == A.OBTAIN_G:
+            return "free; used from the next round"
+        if aid in A.PAYMENT_OF and self.pending is not None:
+            costs = cards[self.pending].costs
+            i = A.PAYMENT_OF[aid]
+            if i < len(costs):
+                return f"pay {goods_text(costs[i])}"
+        if aid in A.HAND_OF:
+            return self.card_text(A.HAND_OF[aid])
+        return text
+
+    def card_text(self, cid: str) -> str:
+        """A card's cost and what it gives, in words."""
+        c = self.data.cards[cid]
+        cost = " or ".join(goods_text(x) for x in c.costs)
+        if c.type == "clan":
+            what = "clan: " + uses_text(c)
+        elif c.type == "kofun":
+            what = (f"Kofun: {c.vp} {c.vp_colour} VP, Mirrors held go under it "
+                    f"({c.mirror_vp_each} VP each)")
+        else:
+            what = f"{c.vp} {c.vp_colour} VP" + (f" + {goods_text(c.items)}" if c.items else "")
+        note = f" [{c.weak}]" if c.weak else ""
+        return f"{c.name}: cost {cost}; {what}{note}"

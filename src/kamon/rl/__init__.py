@@ -1,0 +1,80 @@
+"""Research interfaces to kamon's games: PettingZoo AEC, Gymnasium and OpenSpiel.
+
+- `make_env(game, players=None, reward="placement", render_mode=None, **options)`: the
+  PettingZoo AEC environment (one agent per seat);
+- `make_gym_env(game, seat=0, opponents="normal", **options)`: a Gymnasium environment in
+  which one seat learns and kamon bots play the others;
+- importing this package registers the OpenSpiel games `python_kamon_white_castle` and
+  `python_kamon_clansman` (`pyspiel.load_game(name, {"players": 3, ...})`), and the
+  Gymnasium ids `kamon/WhiteCastle-v0` and `kamon/Clansman-v0` (`gymnasium.make(id,
+  seat=0, opponents="normal", ...)`, the same environment as `make_gym_env`).
+
+Games by registry name ("white-castle", "clansman"); options go to `GAME.new_game`
+(The White Castle: `difficulty` for the solo game, `first_game`; I, Clansman: `expert`,
+`emperor_side`, `variant`, ...). All three share one observation encoding per game
+(`kamon.rl.encoding`, documented field by field in docs/OBSERVATIONS.md), built from a
+seat's `view` only. Needs the `rl` extra (`pip install kamon[rl]`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kamon.rl.encoding import REWARD_MODES, Encoding, encoding
+
+if TYPE_CHECKING:
+    from kamon.rl.gym_env import KamonGymEnv
+    from kamon.rl.pettingzoo_env import KamonAECEnv
+
+
+def make_env(game: str, players: int | None = None, reward: str = "placement",
+             render_mode: str | None = None, **options: Any) -> KamonAECEnv:
+    """The PettingZoo AEC environment of a game (players default to the game's most)."""
+    from kamon.rl.pettingzoo_env import KamonAECEnv
+
+    return KamonAECEnv(game, players=players, reward=reward, render_mode=render_mode,
+                       **options)
+
+
+def make_gym_env(game: str, seat: int = 0, opponents: str | Sequence[str] = "normal",
+                 players: int | None = None, reward: str = "placement",
+                 illegal: str = "lose", render_mode: str | None = None,
+                 **options: Any) -> KamonGymEnv:
+    """The Gymnasium environment of one seat of a game, kamon bots in the other seats."""
+    from kamon.rl.gym_env import KamonGymEnv
+
+    return KamonGymEnv(game, seat=seat, opponents=opponents, players=players, reward=reward,
+                       illegal=illegal, render_mode=render_mode, **options)
+
+
+def _register_openspiel() -> bool:
+    """Register the OpenSpiel games if OpenSpiel is installed; whether it is."""
+    try:
+        from kamon.rl.openspiel_game import register
+    except ImportError:
+        return False
+    register()
+    return True
+
+
+def _register_gymnasium() -> None:
+    """Register the Gymnasium ids (once; `gymnasium.make` then builds KamonGymEnv)."""
+    try:
+        import gymnasium
+    except ImportError:
+        return
+    for gym_id, game in GYM_IDS.items():
+        if gym_id not in gymnasium.registry:
+            gymnasium.register(id=gym_id, entry_point="kamon.rl.gym_env:KamonGymEnv",
+                               kwargs={"game": game})
+
+
+GYM_IDS = {"kamon/WhiteCastle-v0": "white-castle", "kamon/Clansman-v0": "clansman"}
+_register_gymnasium()
+OPENSPIEL = _register_openspiel()
+OPENSPIEL_GAMES = {"white-castle": "python_kamon_white_castle",
+                   "clansman": "python_kamon_clansman"}
+
+__all__ = ["GYM_IDS", "OPENSPIEL", "OPENSPIEL_GAMES", "REWARD_MODES", "Encoding", "encoding", "make_env",
+           "make_gym_env"]

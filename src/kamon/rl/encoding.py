@@ -1,0 +1,220 @@
+"""The one encoding layer all three research interfaces share: observation, mask, rewards.
+
+A game offers its observation in `kamon.games.<game>.observation` (found generically, the
+way agents find `evaluation.py`), with:
+
+- `SIZE: int` and `encode(view) -> np.ndarray` (float32, shape (SIZE,), values in [0, 1]),
+  built only from `state.view(seat)`;
+- `FIELDS`: the named slices (name, start, size, meaning, repeat, stride);
+- `MARGIN_SCALE: float`: the score margin that counts as decisive (the "margin" reward).
+
+`Encoding.observe(state, seat)` is that vector, `Encoding.mask(state)` the legal actions
+as an int8 vector over `GAME.num_actions`, and `final_rewards(state, mode, scale)` the
+end-of-game rewards of the seats (see `REWARD_MODES`). PettingZoo, Gymnasium and OpenSpiel
+all go through here, so they see the same numbers.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import groupby
+from typing import Any
+
+import numpy as np
+
+from kamon.core.errors import KamonError
+from kamon.core.protocol import Game, State
+from kamon.games import ALIASES, GAMES, get_game
+
+REWARD_MODES: dict[str, str] = {
+    "placement": (
+        "+1 for first place down to -1 for last, evenly spaced: with N clans (the solo "
+        "game's Tokugawa rival counts as one) place p (0 = first) earns 1 - 2p/(N-1). Places "
+        "follow the game's winners() (its tie-breaks) and then the score totals; seats "
+        "sharing places share the mean of those places' rewards (two shared winners of 4 "
+        "clans get (1 + 1/3)/2 each). The rewards of all clans sum to 0."),
+    "margin": (
+        "(own total - best other clan's total) / MARGIN_SCALE, clipped to [-1, 1] "
+        "(MARGIN_SCALE: 50 points in The White Castle, 30 VPs in I, Clansman)."),
+}
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """A game's observation encoding and action space, found from its name."""
+
+    game_name: str
+    game: Game
+    module: Any
+
+    @property
+    def size(self) -> int:
+        """Length of the observation vector."""
+        return int(self.module.SIZE)
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the game's fixed action space."""
+        return int(self.game.num_actions)
+
+    @property
+    def margin_scale(self) -> float:
+        """The score margin that earns the full 'margin' reward."""
+        return float(self.module.MARGIN_SCALE)
+
+    @property
+    def fields(self) -> Sequence[Any]:
+        """The named slices of the observation vector."""
+        return tuple(self.module.FIELDS)
+
+    def observe(self, state: State, seat: int | None) -> np.ndarray:
+        """The observation vector of `seat` (None: a spectator), from `state.view(seat)`."""
+        vec: np.ndarray = self.module.encode(state.view(seat))
+        return vec
+
+    def encode_view(self, view: dict[str, Any]) -> np.ndarray:
+        """The observation vector of a view already taken."""
+        vec: np.ndarray = self.module.encode(view)
+        return vec
+
+    def mask(self, state: State) -> np.ndarray:
+        """The legal actions now as 0/1 int8 over the action space (all 0 at the end)."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        ids = legal_ids(state)
+        if ids:
+            mask[ids] = 1
+        return mask
+
+    def describe(self, vec: np.ndarray) -> str:
+        """The non-zero fields of an observation vector, one 'name: values' per line."""
+        lines = []
+        for f in self.fields:
+            for k in range(f.repeat):
+                start = f.start + k * f.stride
+                part = vec[start:start + f.size]
+                if np.any(part):
+                    name = f.name.replace("[k]", f"[{k}]")
+                    if f.size == 1:
+                        lines.append(f"{name}: {float(part[0]):.3g}")
+                    else:
+                        values = ",".join(f"{i}={float(v):.3g}" for i, v in enumerate(part) if v)
+                        lines.append(f"{name}: {values}")
+        return "\n".join(lines)
+
+
+def canonical_name(game: str) -> str:
+    """The registry name of a game ('white-castle', 'clansman'); KamonError if unknown."""
+    key = ALIASES.get(game, game)
+    if key not in GAMES:
+        raise KamonError(f"unknown game {game!r}; known games: {', '.join(sorted(GAMES))}")
+    return key
+
+
+@cache
+def encoding(game: str) -> Encoding:
+    """The Encoding of a game by name; KamonError if it has no observation module."""
+    name = canonical_name(game)
+    package = GAMES[name]
+    try:
+        module = importlib.import_module(package + ".observation")
+    except ModuleNotFoundError as exc:
+        if exc.name != package + ".observation":
+            raise
+        raise KamonError(f"{name} has no observation encoding ({package}.observation); the "
+                         "research interfaces need one") from None
+    return Encoding(name, get_game(name), module)
+
+
+def legal_ids(state: State) -> list[int]:
+    """Legal action ids (through `legal_ids()` when the game has it: no Action objects)."""
+    fn = getattr(state, "legal_ids", None)
+    if callable(fn):
+        return list(fn())
+    return [a.id for a in state.legal_actions()]
+
+
+def check_reward_mode(mode: str) -> str:
+    """The reward mode, validated (ValueError naming the known ones)."""
+    if mode not in REWARD_MODES:
+        raise ValueError(f"unknown reward {mode!r}; choose one of: {', '.join(REWARD_MODES)}")
+    return mode
+
+
+def placements(state: State) -> list[float]:
+    """Every clan's place (0 = first; shared places averaged), by winners() then totals."""
+    totals = [float(s["total"]) for s in state.scores()]
+    winners = set(state.winners())
+    n = len(totals)
+    places = [0.0] * n
+    groups: list[list[int]] = [sorted(winners)] if winners else []
+    rest = sorted((q for q in range(n) if q not in winners), key=lambda q: -totals[q])
+    for _total, same in groupby(rest, key=lambda q: totals[q]):
+        groups.append(list(same))
+    start = 0
+    for group in groups:
+        mean = start + (len(group) - 1) / 2
+        for q in group:
+            places[q] = mean
+        start += len(group)
+    return places
+
+
+def final_rewards(state: State, mode: str, margin_scale: float) -> list[float]:
+    """The end-of-game reward of every seat (the solo rival is a clan but not a seat)."""
+    seats = state.num_players
+    if mode == "placement":
+        places = placements(state)
+        n = len(places)
+        if n < 2:
+            return [0.0] * seats
+        return [1.0 - 2.0 * places[q] / (n - 1) for q in range(seats)]
+    totals = [float(s["total"]) for s in state.scores()]
+    out = []
+    for q in range(seats):
+        best_other = max((t for r, t in enumerate(totals) if r != q), default=0.0)
+        out.append(float(np.clip((totals[q] - best_other) / margin_scale, -1.0, 1.0)))
+    return out
+
+
+def markdown() -> str:
+    """docs/OBSERVATIONS.md: every game's observation fields and the reward modes."""
+    out = ["# Observations and rewards of the research interfaces", "",
+           "Generated from the field tables in `src/kamon/games/<game>/observation.py` by "
+           "`python -m kamon.rl.docs` (a test checks this file matches). PettingZoo "
+           "(`observation`), Gymnasium (the observation) and OpenSpiel (observation and "
+           "information-state tensors) all use these vectors.", "",
+           "Every vector is float32 with values in [0, 1], built only from "
+           "`state.view(seat)`: what that seat may see (the order of shuffled decks and "
+           "piles is never in it). Counts are divided by a cap and clipped at 1 (`/cap`); "
+           "one-hot and multi-hot fields are 0/1. Players are seen from the observer: slot "
+           "`k` is the seat `(seat + k) mod clans`, so slot 0 is always the observer. A "
+           "field repeated per slot is listed once as `name[k]`; its values for slot `k` "
+           "start at `start + k * stride`.", "",
+           "The action mask (PettingZoo `action_mask`, Gymnasium `info['action_mask']` and "
+           "`action_masks()`) is 1 for each legal action id of `GAME.num_actions` "
+           "(the notation of id `i` is `GAME.action_text(i)`).", "",
+           "## Rewards", "",
+           "Rewards come only at the end of a game (`reward=` option):", ""]
+    for mode, text in REWARD_MODES.items():
+        out.append(f"- `{mode}`: {text}")
+    out.append("")
+    for name in sorted(GAMES):
+        enc = encoding(name)
+        out += [f"## {enc.game.title} (`{name}`): {enc.size} values, "
+                f"{enc.num_actions} actions", "",
+                "| field | slice | meaning |", "|---|---|---|"]
+        for f in enc.fields:
+            if f.repeat > 1:
+                where = (f"{f.start}:{f.start + f.size} + {f.stride}k "
+                         f"(k < {f.repeat})")
+            else:
+                where = f"{f.start}:{f.start + f.size}"
+            out.append(f"| `{f.name}` | {where} | {f.meaning} |")
+        out += ["", "Vocabularies (the order the one-hot and multi-hot fields follow):", ""]
+        for vocab, items in getattr(enc.module, "VOCABULARIES", {}).items():
+            out.append(f"- `{vocab}` ({len(items)}): " + ", ".join(items))
+        out.append("")
+    return "\n".join(out)

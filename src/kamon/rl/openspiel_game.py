@@ -1,0 +1,322 @@
+"""The kamon games as OpenSpiel games, registered under `python_kamon_<game>`.
+
+`register()` (run when `kamon.rl` is imported) registers `python_kamon_white_castle` and
+`python_kamon_clansman` with `pyspiel.register_game`; `pyspiel.load_game(name, params)`
+then builds one. They are sequential, imperfect-information games with terminal rewards
+(the `reward` parameter: "placement", zero-sum, or "margin", see docs/OBSERVATIONS.md).
+
+Chance is *sampled stochasticity*: kamon rolls dice and shuffles decks inside `apply`
+from the state's own seeded RNG, so there are no chance nodes; each new initial state
+draws its seed from the game's `rng_seed` stream. The hidden information (the order of
+the shuffled decks and the future rolls) is never in an observation;
+`resample_from_infostate` re-samples exactly those (kamon's `determinize`), which is
+what OpenSpiel's ISMCTS needs. Observation and information-state tensors are the shared
+encoding of `view(player)`; the information-state tensor is the observation tensor,
+because the only hidden parts are uniformly shuffled orders whose contents follow from
+the public position, so the position is a sufficient statistic. The information-state
+string adds the public action history. OpenSpiel's perfect-information MCTS runs too,
+but it searches the true state (it sees the future rolls): use ISMCTS for honest play.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from kamon.core.protocol import State
+from kamon.core.rng import Rng
+from kamon.games import get_game
+from kamon.rl.encoding import Encoding, check_reward_mode, encoding, final_rewards, legal_ids
+
+MAX_GAME_LENGTH = 2000  # a bound for OpenSpiel's bookkeeping; games take about 50-300 decisions
+
+# Per game: its OpenSpiel name, long name, and parameters with their defaults.
+SPECS: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "white-castle": ("python_kamon_white_castle", "Python kamon The White Castle",
+                     {"players": 4, "reward": "placement", "difficulty": "medium",
+                      "first_game": False, "rng_seed": 0}),
+    "clansman": ("python_kamon_clansman", "Python kamon I, Clansman",
+                 {"players": 4, "reward": "placement", "expert": False, "emperor_side": "A",
+                  "variant": "", "rng_seed": 0}),
+}
+
+
+def game_options(game: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """(players, kamon options) from OpenSpiel parameters (options unused by the set-up
+    left out: the solo difficulty needs 1 player, the Emperor side the Expert game)."""
+    players = int(params["players"])
+    opts: dict[str, Any] = {}
+    if game == "white-castle":
+        if players == 1:
+            opts["difficulty"] = str(params["difficulty"])
+        if params["first_game"]:
+            opts["first_game"] = True
+    else:
+        if params["expert"]:
+            opts["expert"] = True
+            opts["emperor_side"] = str(params["emperor_side"])
+        if params["variant"]:
+            opts["variant"] = str(params["variant"])
+    return players, opts
+
+
+def game_type(game: str, zero_sum: bool = True) -> pyspiel.GameType:
+    """The OpenSpiel GameType of a kamon game (zero-sum unless told otherwise)."""
+    short, long, params = SPECS[game]
+    g = get_game(game)
+    return pyspiel.GameType(
+        short_name=short, long_name=long,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=g.max_players, min_num_players=g.min_players,
+        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=params)
+
+
+class _Kept:
+    """Holds the kamon state inside an OpenSpiel state, built on first use.
+
+    OpenSpiel clones a Python state by making a new initial state and deep-copying its
+    attributes; building lazily keeps those throw-away initial states free (and leaves
+    the game's seed stream untouched), `__deepcopy__` uses kamon's cheap `clone()`, and
+    pickling (OpenSpiel's serialisation) stores the state as its JSON.
+    """
+
+    __slots__ = ("_state", "_make", "game_name", "cache")
+
+    def __init__(self, game_name: str, make: Any = None, state: State | None = None) -> None:
+        self.game_name = game_name
+        self._make = make
+        self._state = state
+        self.cache: dict[Any, Any] = {}
+
+    @property
+    def state(self) -> State:
+        """The kamon state (set up now if it was not yet)."""
+        if self._state is None:
+            self._state = self._make()
+            self._make = None
+        return self._state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Kept:
+        return _Kept(self.game_name, state=self.state.clone())
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"game": self.game_name, "state": self.state.to_json()}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.game_name = data["game"]
+        self._state = get_game(data["game"]).from_json(data["state"])
+        self._make = None
+        self.cache = {}
+
+
+class KamonSpielGame(pyspiel.Game):
+    """One kamon game with its parameters, as a pyspiel.Game."""
+
+    game_name = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        """Build from OpenSpiel parameters (defaults filled in by OpenSpiel)."""
+        spec = SPECS[self.game_name][2]
+        self.params = {**spec, **(params or {})}
+        unknown = set(self.params) - set(spec)
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {sorted(unknown)}; known: {sorted(spec)}")
+        self.enc: Encoding = encoding(self.game_name)
+        self.reward_mode = check_reward_mode(str(self.params["reward"]))
+        self.players, self.options = game_options(self.game_name, self.params)
+        probe = self.enc.game.new_game(self.players, seed=0, **self.options)
+        seats = probe.num_players
+        zero_sum = self.reward_mode == "placement" and seats == len(probe.scores())
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.enc.num_actions, max_chance_outcomes=0,
+            num_players=seats, min_utility=-1.0, max_utility=1.0,
+            utility_sum=0.0 if zero_sum else None, max_game_length=MAX_GAME_LENGTH)
+        super().__init__(game_type(self.game_name, zero_sum), info, self.params)
+        self._seeds = Rng(int(self.params["rng_seed"]))
+
+    def next_seed(self) -> int:
+        """The seed of the next new game (the rng_seed stream)."""
+        return self._seeds.randint(0, 2**31 - 1)
+
+    def new_kamon_state(self) -> State:
+        """A new kamon game with the next seed of the stream."""
+        return self.enc.game.new_game(self.players, seed=self.next_seed(), **self.options)
+
+    def new_initial_state(self) -> KamonSpielState:
+        """A new game (its seed is drawn from the stream when it is first used)."""
+        return KamonSpielState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> KamonObserver:
+        """The observer of the shared encoding (perfect recall adds the action history)."""
+        return KamonObserver(self.enc, iig_obs_type, params)
+
+
+class KamonSpielState(pyspiel.State):
+    """An OpenSpiel state wrapping a kamon state (sampled stochasticity, no chance nodes)."""
+
+    def __init__(self, game: KamonSpielGame) -> None:
+        """A new game of `game` (set up lazily)."""
+        super().__init__(game)
+        self._kept = _Kept(game.game_name, make=game.new_kamon_state)
+        self._reward_mode = game.reward_mode  # plain data only: clones deep-copy __dict__
+
+    @property
+    def _enc(self) -> Encoding:
+        """The game's shared encoding."""
+        return encoding(self._kept.game_name)
+
+    @property
+    def kamon_state(self) -> State:
+        """The wrapped kamon state."""
+        return self._kept.state
+
+    def current_player(self) -> int:
+        """The seat to move, or TERMINAL."""
+        seat = self.kamon_state.to_move
+        return pyspiel.PlayerId.TERMINAL if seat is None else int(seat)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """The legal action ids, ascending."""
+        return sorted(legal_ids(self.kamon_state))
+
+    def _apply_action(self, action: int) -> None:
+        """Apply an action id (OpenSpiel has checked it is legal)."""
+        self.kamon_state.apply(int(action))
+        self._kept.cache.clear()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        """The action's kamon notation."""
+        return get_game(self._kept.game_name).action_text(int(action))
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.kamon_state.is_over()
+
+    def returns(self) -> list[float]:
+        """Every seat's reward at the end (0 before)."""
+        state = self.kamon_state
+        if not state.is_over():
+            return [0.0] * state.num_players
+        return final_rewards(state, self._reward_mode, self._enc.margin_scale)
+
+    # Python callers get the observations straight from here: OpenSpiel's C++ path would
+    # first build a whole new game to learn the tensor's shape, on every call.
+    def _player(self, player: int | None) -> int:
+        """The player asked about (default: the one to move); ValueError if not a seat."""
+        p = self.current_player() if player is None else int(player)
+        if not 0 <= p < self.num_players():
+            raise ValueError(f"no observation for player {p}: players are 0-"
+                             f"{self.num_players() - 1} (and the game may be over)")
+        return p
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The player's observation tensor (the shared encoding of its view)."""
+        return observation_vector(self, self._player(player)).tolist()
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The player's information-state tensor (the observation tensor: see the module)."""
+        return observation_vector(self, self._player(player)).tolist()
+
+    def observation_string(self, player: int | None = None) -> str:
+        """The player's observation as text."""
+        return observation_text(self, self._player(player), False)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """The player's information state as text (the observation plus the history)."""
+        return observation_text(self, self._player(player), True)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KamonSpielState:
+        """A state the player cannot tell from this one: hidden deck orders and future rolls
+        re-sampled (kamon's determinize), seeded from the sampler."""
+        clone: KamonSpielState = self.clone()
+        seed = int(probability_sampler() * 2**53)
+        clone._kept = _Kept(self._kept.game_name,
+                            state=self.kamon_state.determinize(player_id, Rng(seed)))
+        return clone
+
+    def __str__(self) -> str:
+        """The whole state (hidden parts included) as JSON, without the event log."""
+        data = self.kamon_state.to_json()
+        data.pop("events", None)
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def observation_vector(state: KamonSpielState, player: int) -> np.ndarray:
+    """The player's encoded view of the state, cached per position (the state's cache is
+    cleared by every move)."""
+    key = ("vec", player)
+    vec = state._kept.cache.get(key)
+    if vec is None:
+        vec = state._enc.observe(state.kamon_state, player)
+        state._kept.cache[key] = vec
+    return vec
+
+
+def observation_text(state: KamonSpielState, player: int, perfect_recall: bool) -> str:
+    """The observation as text: the decision now and every non-zero field of the encoding;
+    with perfect recall (the information state) also the public action history."""
+    key = ("str", player, perfect_recall)
+    text = state._kept.cache.get(key)
+    if text is None:
+        kstate = state.kamon_state
+        text = f"p{player} {kstate.decision_text()}\n" + state._enc.describe(
+            observation_vector(state, player))
+        if perfect_recall:
+            text += "\nhistory: " + " ".join(str(a) for a in kstate.history)
+        state._kept.cache[key] = text
+    return str(text)
+
+
+class KamonObserver:
+    """OpenSpiel's observer protocol over the shared encoding of `view(player)` (what C++
+    algorithms such as random_sim_test read)."""
+
+    def __init__(self, enc: Encoding, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+        """Observation (or, with perfect recall, information state) of one player."""
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        self.perfect_recall = bool(getattr(iig_obs_type, "perfect_recall", False))
+        # Everything a kamon seat sees is public (hands too); no public info = nothing.
+        self.public = bool(getattr(iig_obs_type, "public_info", True))
+        self.tensor = np.zeros(enc.size if self.public else 0, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: KamonSpielState, player: int) -> None:
+        """Fill `tensor` with the player's observation of `state`."""
+        if self.public:
+            self.tensor[:] = observation_vector(state, player)
+
+    def string_from(self, state: KamonSpielState, player: int) -> str:
+        """The player's observation (or information state) of `state` as text."""
+        return observation_text(state, player, self.perfect_recall) if self.public else ""
+
+
+def _game_class(game: str) -> type[KamonSpielGame]:
+    """A KamonSpielGame subclass bound to one kamon game (what register_game needs)."""
+    name = SPECS[game][0]
+    return type(f"KamonSpielGame_{name}", (KamonSpielGame,), {"game_name": game})
+
+
+GAME_CLASSES: dict[str, type[KamonSpielGame]] = {g: _game_class(g) for g in SPECS}
+_registered = False
+
+
+def register() -> None:
+    """Register both games with OpenSpiel (once per process)."""
+    global _registered
+    if _registered:
+        return
+    for game, cls in GAME_CLASSES.items():
+        pyspiel.register_game(game_type(game), cls)
+    _registered = True

@@ -1,0 +1,233 @@
+"""What every request passes before a route sees it: security headers on every answer,
+JSON-only writes, a body size limit, a per-client rate limit on writes, and a JSON
+parser that refuses what would make a route fail (too deep, numbers too long).
+
+`Guard` is a plain ASGI middleware (no per-request task or copy of the body beyond the
+limit), so it costs a few microseconds a request.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY = 256 * 1024  # bytes: a move is under 200, a new game under 1,000
+MAX_DEPTH = 32  # nesting of a JSON body: a request of the API needs 3
+MAX_INT = (1 << 63) - 1  # the largest number any field of the API takes
+RATE = 20.0  # writes per second a client (an address) may sustain ...
+BURST = 60.0  # ... after a burst of this many
+MAX_CLIENTS = 10_000  # addresses the rate limiter remembers (the least recent are forgotten)
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+# The pages load their scripts, styles and data from this server only; the boards set
+# inline style attributes (colours, grid sizes), nothing else inline is allowed.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; "
+       "style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+       "frame-ancestors 'none'")
+HEADERS = [
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),  # seat tokens are in the page URLs
+]
+NO_STORE = (b"cache-control", b"no-store")
+
+
+class BadJSON(ValueError):
+    """A request body the API refuses (the message says why)."""
+
+
+def parse_json(raw: bytes) -> Any:
+    """A request body as JSON; BadJSON if it is not JSON, is nested deeper than
+    MAX_DEPTH, or holds a number the API cannot take."""
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        raise BadJSON(f"the request body is nested too deeply (at most {MAX_DEPTH} "
+                      "levels)") from None
+    except UnicodeDecodeError as exc:
+        raise BadJSON(f"the request body is not valid JSON: {exc}") from None
+    except ValueError as exc:  # JSONDecodeError, or an integer of too many digits
+        if isinstance(exc, json.JSONDecodeError):
+            raise BadJSON(f"the request body is not valid JSON: {exc}") from None
+        raise BadJSON(f"the request body holds a number too long to read ({exc})"
+                      ) from None
+    check_shape(data)
+    return data
+
+
+def check_shape(data: Any) -> None:
+    """BadJSON if a parsed value nests deeper than MAX_DEPTH or holds an integer beyond
+    MAX_INT or a number that is not finite (iterative: no recursion to exhaust)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise BadJSON(f"the request body is nested too deeply (at most {MAX_DEPTH} "
+                              "levels)")
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((v, depth + 1) for v in items if isinstance(v, dict | list | int |
+                                                                     float))
+        elif isinstance(value, bool):
+            continue
+        elif isinstance(value, int):
+            if not -MAX_INT <= value <= MAX_INT:
+                raise BadJSON(f"a number in the request body is out of range (at most "
+                              f"{MAX_INT} either way)")
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise BadJSON("a number in the request body is not finite")
+
+
+class RateLimiter:
+    """A token bucket per client address: `rate` writes a second after a `burst`."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST,
+                 max_clients: int = MAX_CLIENTS) -> None:
+        """rate <= 0 turns the limit off."""
+        self.rate = rate
+        self.burst = max(burst, 1.0)
+        self.max_clients = max_clients
+        self.buckets: OrderedDict[str, list[float]] = OrderedDict()
+
+    def wait(self, client: str) -> float:
+        """0 if the client may write now (its write is counted); else the seconds until
+        it may."""
+        if self.rate <= 0:
+            return 0.0
+        now = time.monotonic()
+        bucket = self.buckets.get(client)
+        if bucket is None:
+            bucket = self.buckets[client] = [self.burst, now]
+            if len(self.buckets) > self.max_clients:
+                self.buckets.popitem(last=False)
+        else:
+            self.buckets.move_to_end(client)
+            bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
+            bucket[1] = now
+        if bucket[0] >= 1.0:
+            bucket[0] -= 1.0
+            return 0.0
+        return (1.0 - bucket[0]) / self.rate
+
+
+def _header(scope: Scope, name: bytes) -> bytes | None:
+    """A request header's value (the first one), or None."""
+    for k, v in scope.get("headers", ()):
+        if k == name:
+            return bytes(v)
+    return None
+
+
+async def send_error(send: Send, status: int, message: str,
+                     extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    """Answer with the API's JSON refusal."""
+    body = json.dumps({"error": message}).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+        *(extra or [])]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Guard:
+    """The ASGI middleware: headers, JSON-only writes, body limit, write rate limit."""
+
+    def __init__(self, app: ASGIApp, *, max_body: int = MAX_BODY,
+                 limiter: RateLimiter | None = None,
+                 page_csp: Callable[[str], str | None] | None = None) -> None:
+        """Wrap `app`; `page_csp(path)` may give a path its own policy (the API docs)."""
+        self.app = app
+        self.state = getattr(app, "state", None)  # the wrapped app's (its routes' server)
+        self.max_body = max_body
+        self.limiter = limiter or RateLimiter()
+        self.page_csp = page_csp
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check the request, add the headers to the answer."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        csp = (self.page_csp(path) if self.page_csp else None) or CSP
+        extra = [(b"content-security-policy", csp.encode()), *HEADERS]
+        if path.startswith("/api/"):
+            extra.append(NO_STORE)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []),
+                                      *(h for h in extra if h[0] not in have)]
+            await send(message)
+
+        if scope["method"] in WRITE_METHODS and path.startswith("/api/"):
+            ctype = (_header(scope, b"content-type") or b"").split(b";")[0].strip().lower()
+            if ctype != b"application/json":
+                shown = ctype.decode("latin-1")[:60] or "none"
+                await send_error(send_with_headers, 415,
+                                 f"the API takes JSON: send the body with Content-Type: "
+                                 f"application/json (this request's: {shown})")
+                return
+            client = (scope.get("client") or ("?", 0))[0]
+            wait = self.limiter.wait(str(client))
+            if wait > 0:
+                retry = max(1, math.ceil(wait))
+                await send_error(send_with_headers, 429,
+                                 f"too many writes from {client}: at most "
+                                 f"{self.limiter.rate:g} a second (bursts of "
+                                 f"{self.limiter.burst:g}); retry in {retry} s",
+                                 [(b"retry-after", str(retry).encode())])
+                return
+            body = await self._read_body(scope, receive, send_with_headers)
+            if body is None:
+                return
+            receive = _replay(body, receive)
+        await self.app(scope, receive, send_with_headers)
+
+    async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
+        """The whole body, or None after answering 413 (too large) — read no further
+        than the limit."""
+        too_big = (f"the request body is larger than {self.max_body} bytes (a request of "
+                   "this API needs under 1,000)")
+        length = _header(scope, b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_body:
+            await send_error(send, 413, too_big, [(b"connection", b"close")])
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                await send_error(send, 413, too_big, [(b"connection", b"close")])
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A receive that gives the already read body, then waits as the original does."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay

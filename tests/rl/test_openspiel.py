@@ -1,0 +1,167 @@
+"""The OpenSpiel registrations pass OpenSpiel's random simulation test, serialise,
+re-sample hidden information for ISMCTS, and OpenSpiel's MCTS and ISMCTS bots play them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import kamon.rl
+from kamon.rl.encoding import encoding, final_rewards
+
+pyspiel = pytest.importorskip("pyspiel")  # the rl extra installs it; make test has it
+
+
+def load(name: str, **params: object) -> object:
+    """A registered kamon game with parameters."""
+    return pyspiel.load_game(name, params)
+
+
+def test_importing_kamon_rl_registers_both_games() -> None:
+    """Both names are registered, imperfect-information, sampled-stochastic, terminal reward."""
+    assert kamon.rl.OPENSPIEL
+    names = {g.short_name for g in pyspiel.registered_games()}
+    assert {"python_kamon_white_castle", "python_kamon_clansman"} <= names
+    for name in kamon.rl.OPENSPIEL_GAMES.values():
+        t = load(name).get_type()
+        assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        assert t.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("python_kamon_white_castle", {"players": 2}),
+    ("python_kamon_white_castle", {"players": 1, "difficulty": "hard", "reward": "margin"}),
+    ("python_kamon_white_castle", {"players": 4, "first_game": True}),
+    ("python_kamon_clansman", {"expert": True, "emperor_side": "B"}),
+])
+def test_openspiel_random_sim_test(name: str, params: dict[str, object]) -> None:
+    """OpenSpiel's own consistency checks over random games (legal actions, returns,
+    utilities, observation and information-state tensors and strings, clones)."""
+    game = load(name, **params)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_game_info_matches_the_kamon_game() -> None:
+    """Action space, players, tensors and utilities as kamon defines them."""
+    wc = load("python_kamon_white_castle", players=3)
+    enc = encoding("white-castle")
+    assert wc.num_distinct_actions() == enc.num_actions
+    assert wc.num_players() == 3
+    assert wc.observation_tensor_shape() == [enc.size]
+    assert wc.information_state_tensor_shape() == [enc.size]
+    assert (wc.min_utility(), wc.max_utility()) == (-1.0, 1.0)
+    assert wc.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    margin = load("python_kamon_clansman", reward="margin")
+    assert margin.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    solo = load("python_kamon_white_castle", players=1)
+    assert solo.num_players() == 1
+
+
+def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
+    """The observation tensor is kamon's encoding of view(player); the strings name its
+    fields; the information-state string adds the public action history; OpenSpiel's C++
+    path and the Python methods agree."""
+    game = load("python_kamon_clansman")
+    state = game.new_initial_state()
+    for _ in range(30):
+        state.apply_action(state.legal_actions()[0])
+    kstate = state.kamon_state
+    enc = encoding("clansman")
+    for player in range(4):
+        assert np.array_equal(np.array(state.observation_tensor(player), np.float32),
+                              enc.observe(kstate, player))
+        assert state.information_state_tensor(player) == state.observation_tensor(player)
+        obs = state.observation_string(player)
+        assert obs.startswith(f"p{player} ") and "seat: " in obs
+        info = state.information_state_string(player)
+        assert info.startswith(obs) and info.endswith(" ".join(map(str, kstate.history)))
+        # The C++ path (through the game's observer) gives the same as the Python one.
+        base = pyspiel.State
+        assert base.observation_tensor(state, player) == state.observation_tensor(player)
+        assert base.information_state_tensor(state, player) == \
+            state.information_state_tensor(player)
+        assert base.observation_string(state, player) == obs
+        assert base.information_state_string(state, player) == info
+    with pytest.raises(ValueError, match="players are 0-3"):
+        state.observation_tensor(4)
+
+
+def test_rng_seed_fixes_the_games_and_states_serialise() -> None:
+    """The rng_seed parameter fixes the stream of new games; a state survives OpenSpiel's
+    serialise/deserialise round trip exactly."""
+    a = load("python_kamon_white_castle", players=2, rng_seed=5).new_initial_state()
+    b = load("python_kamon_white_castle", players=2, rng_seed=5).new_initial_state()
+    c = load("python_kamon_white_castle", players=2, rng_seed=6).new_initial_state()
+    assert str(a) == str(b) != str(c)
+    game = load("python_kamon_white_castle", players=2)
+    state = game.new_initial_state()
+    for _ in range(15):
+        state.apply_action(state.legal_actions()[-1])
+    copy = game.deserialize_state(state.serialize())
+    assert str(copy) == str(state) and copy.history() == state.history()
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert str(clone) != str(state)  # the clone is independent
+
+
+def test_resample_from_infostate_hides_only_the_hidden_parts() -> None:
+    """A re-sampled state has the same information state (string and tensor) for the
+    player, the same legal actions, but re-shuffled decks."""
+    game = load("python_kamon_white_castle", players=3)
+    state = game.new_initial_state()
+    for _ in range(20):
+        state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    differed = 0
+    for _ in range(4):
+        other = state.resample_from_infostate(player, sampler)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert other.observation_tensor(player) == state.observation_tensor(player)
+        assert other.legal_actions() == state.legal_actions()
+        differed += str(other) != str(state)
+    assert differed >= 3
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("python_kamon_white_castle", {"players": 2}),
+    ("python_kamon_clansman", {}),
+])
+def test_openspiel_mcts_and_ismcts_bots_play_a_whole_game(
+        name: str, params: dict[str, object]) -> None:
+    """OpenSpiel's MCTS bot and its ISMCTS bot (which re-samples hidden information with
+    resample_from_infostate) take turns to the end of a game; every move is legal and the
+    returns are kamon's placement rewards. (ISMCTS draws its samplers' seeds itself, so
+    the game differs from run to run.)"""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = load(name, **params)
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bots = [mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=rng),
+            ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=rng)]
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        action = bots[moves % 2].step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+    assert moves > 40
+    kstate = state.kamon_state
+    assert state.returns() == final_rewards(kstate, "placement", encoding(
+        kstate.to_json()["game"]).margin_scale)
+    assert sum(state.returns()) == pytest.approx(0.0)
+    best = max(state.returns())
+    assert {q for q, r in enumerate(state.returns()) if r == best} == set(kstate.winners())
+
+
+def test_bad_parameters_are_refused_clearly() -> None:
+    """A bad player count, reward or unknown parameter fails to load, saying why."""
+    with pytest.raises(ValueError, match="1-4 players"):
+        load("python_kamon_white_castle", players=7)
+    with pytest.raises(ValueError, match="unknown reward"):
+        load("python_kamon_clansman", reward="points")
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'"):
+        load("python_kamon_white_castle", colour="red")
