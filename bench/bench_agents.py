@@ -3,6 +3,7 @@
 Usage: python bench/bench_agents.py [--games N] [--baseline-games N] [--jobs J] [--seed S]
            [--only white-castle|clansman] [--rows KEY,...] [--skip-ladder] [--skip-speed]
            [--baseline CHECKOUT] [--speed-positions N] [--repeats N]
+           [--log DIR] [--from-log DIR]
 
 Matchups (seats rotated every game, each deal played from every rotation, seeded), by key:
   wc-greedy   The White Castle, 4 players: greedy vs 3 random
@@ -32,14 +33,14 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from kamon.agents import LEVELS, GreedyAgent, RandomAgent
 from kamon.core.protocol import State
 from kamon.games import get_game
-from kamon.sim.tournament import Line, run_tournament
+from kamon.sim.tournament import GameResult, Line, TournamentResult, run_tournament
 
 
 @dataclass(frozen=True)
@@ -76,15 +77,49 @@ MATCHUPS = {
 DEFAULT_ROWS = ("wc-greedy", "wc-hard", "wc-solo", "cl-greedy", "cl-hard")
 
 
-def run_matchup(m: Matchup, games: int, jobs: int, seed: int) -> tuple[Line, Line, float]:
-    """Play one matchup; (the agent's line, the field's line, elapsed seconds)."""
-    start = time.perf_counter()
-    result = run_tournament(m.game, [m.agent, *m.field], games, m.players, seed, jobs,
-                            dict(m.options))
+def hero_and_field(m: Matchup, result: TournamentResult) -> tuple[Line, Line]:
+    """The agent's line and the field's (the greedy seats, or the solo rival)."""
     lines = {ln.label: ln for ln in result.by_agent()}
     hero = lines[m.agent]
     field = next(ln for name, ln in lines.items() if name != m.agent)
+    return hero, field
+
+
+def run_matchup(m: Matchup, games: int, jobs: int, seed: int,
+                log: Path | None = None) -> tuple[Line, Line, float]:
+    """Play one matchup; (the agent's line, the field's line, elapsed seconds). With a log,
+    each game's result is appended to it as a JSON line as soon as it ends."""
+
+    def record(res: GameResult) -> None:
+        """Append one finished game to the log."""
+        if log is not None:
+            with log.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(asdict(res)) + "\n")
+
+    start = time.perf_counter()
+    result = run_tournament(m.game, [m.agent, *m.field], games, m.players, seed, jobs,
+                            dict(m.options), progress=record)
+    hero, field = hero_and_field(m, result)
     return hero, field, time.perf_counter() - start
+
+
+def logged_matchup(m: Matchup, log: Path) -> tuple[Line, Line]:
+    """The lines of the games a log holds (a run cut short still counts what it played)."""
+    rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+    result = TournamentResult(m.game, m.players, [m.agent, *m.field])
+    result.results = sorted((GameResult(**r) for r in rows), key=lambda r: r.index)
+    return hero_and_field(m, result)
+
+
+def print_row(m: Matchup, hero: Line, field: Line, elapsed: float | None) -> None:
+    """One ladder row: games, wins, win rate, interval, scores, time per decision."""
+    lo, hi = hero.interval
+    wall = f"{elapsed:>7.0f}" if elapsed is not None else f"{'-':>7}"
+    print(f"{m.label:34} {hero.games:>5} {hero.wins:>5g} {100 * hero.win_rate:>6.1f} "
+          f"{100 * lo:>6.1f}-{100 * hi:<6.1f} {hero.mean_score:>6.1f} "
+          f"{field.mean_score:>6.1f} {hero.seconds_per_decision:>6.3f} "
+          f"{hero.cpu_per_decision:>7.3f} {wall}")
+    sys.stdout.flush()
 
 
 # The hard level's search at 959a145 (before issue 14): 2,700 reference iterations
@@ -223,6 +258,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--speed-positions", type=int, default=8,
                     help="positions per game for the speed measurement")
     ap.add_argument("--repeats", type=int, default=1, help="searches per position and checkout")
+    ap.add_argument("--log", type=Path, default=None,
+                    help="directory: each row's games appended to <row>.jsonl as they end")
+    ap.add_argument("--from-log", type=Path, default=None,
+                    help="directory of such logs: print the rows from them, play nothing")
     args = ap.parse_args(argv)
     rows = [r.strip() for r in args.rows.split(",") if r.strip()]
     unknown = [r for r in rows if r not in MATCHUPS]
@@ -239,14 +278,16 @@ def main(argv: list[str] | None = None) -> int:
         m = MATCHUPS[key]
         if args.skip_ladder or args.only and m.game != args.only:
             continue
+        if args.from_log is not None:
+            log = args.from_log / f"{key}.jsonl"
+            if log.is_file():
+                print_row(m, *logged_matchup(m, log), None)
+            continue
         games = args.baseline_games if m.baseline else args.games
-        hero, field, elapsed = run_matchup(m, games, args.jobs, args.seed)
-        lo, hi = hero.interval
-        print(f"{m.label:34} {hero.games:>5} {hero.wins:>5g} {100 * hero.win_rate:>6.1f} "
-              f"{100 * lo:>6.1f}-{100 * hi:<6.1f} {hero.mean_score:>6.1f} "
-              f"{field.mean_score:>6.1f} {hero.seconds_per_decision:>6.3f} "
-              f"{hero.cpu_per_decision:>7.3f} {elapsed:>7.0f}")
-        sys.stdout.flush()
+        if args.log is not None:
+            args.log.mkdir(parents=True, exist_ok=True)
+        log = args.log / f"{key}.jsonl" if args.log is not None else None
+        print_row(m, *run_matchup(m, games, args.jobs, args.seed, log))
     if not args.skip_speed:
         print("\nMCTS speed, one core, CPU time (the same positions for every line):")
         games = [g for g in ("white-castle", "clansman") if not args.only or g == args.only]
