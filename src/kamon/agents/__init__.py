@@ -18,12 +18,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from kamon.agents.base import hooks_for_game
 from kamon.agents.greedy import GreedyAgent
 from kamon.agents.mcts import MCTSAgent
 from kamon.agents.random_agent import RandomAgent
 from kamon.core.errors import KamonError
 from kamon.core.protocol import Action, State
 from kamon.core.rng import Rng
+from kamon.games import get_game
 
 
 @runtime_checkable
@@ -87,8 +89,9 @@ EXPERT_SECONDS = 3.0  # wall-clock seconds per decision
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", f"greedy, {EASY_EPSILON:.0%} of decisions at random", _easy),
     "normal": Level("normal", "greedy (the game's lookahead and evaluation)", _normal),
-    "hard": Level("hard", f"ISMCTS with greedy priors, {HARD_ITERATIONS} reference "
-                          "iterations per decision", _hard),
+    "hard": Level("hard", f"ISMCTS with greedy priors, {HARD_ITERATIONS:,} reference "
+                          "iterations a decision (a game divides them by its iteration "
+                          "cost: under 1 s on one core)", _hard),
     "expert": Level("expert", f"ISMCTS with greedy priors, {EXPERT_SECONDS:g} s (wall clock) "
                               "per decision: the strongest; not reproducible from the seed",
                     _expert),
@@ -100,6 +103,28 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
     "mcts": _mcts,
     **{name: level.build for name, level in LEVELS.items()},
 }
+
+
+def level_budget(level: str, game: str) -> int | None:
+    """The iterations a decision a level searches in a game (its reference budget over the
+    game's iteration weight); None for a level with no iteration budget (greedy, expert)."""
+    reference = {"hard": HARD_ITERATIONS}.get(level)
+    if reference is None:
+        return None
+    return max(1, round(reference / hooks_for_game(get_game(game)).mcts_iteration_weight))
+
+
+def level_descriptions(game: str | None = None) -> list[tuple[str, str]]:
+    """Each level's name and one-line description, easiest first: what the CLI, the
+    bench and the server's catalogue (the lobby) show. With a game, the description gives
+    that game's own figures (hard's iterations a decision)."""
+    out = []
+    for name, level in LEVELS.items():
+        budget = level_budget(name, game) if game is not None else None
+        text = (f"ISMCTS with greedy priors, {budget:,} iterations a decision (under 1 s "
+                "on one core)") if budget is not None else level.summary
+        out.append((name, text))
+    return out
 
 
 def make_agent(name: str, seed: int) -> Agent:
@@ -118,4 +143,4 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 
 __all__ = ["AGENTS", "EXPERT_SECONDS", "LEVELS", "Agent", "GreedyAgent", "Level", "MCTSAgent",
-           "RandomAgent", "agent_seed", "make_agent"]
+           "RandomAgent", "agent_seed", "level_budget", "level_descriptions", "make_agent"]

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from kamon.agents import AGENTS, LEVELS
+from kamon.agents import AGENTS, LEVELS, level_descriptions
 from kamon.core.errors import IllegalAction, KamonError
 from kamon.core.protocol import Game, State
 from kamon.core.record import GameRecord
@@ -205,9 +205,10 @@ class GameService:
                 "variant_options": variant,
                 "options": {k: {"type": t.__name__, "help": str(g.options.get(k, ""))}
                             for k, t in WEB_OPTIONS[name].items()},
+                "levels": dict(level_descriptions(name)),
             })
         seats = [{"kind": "human", "summary": "a person, through an invite link"}]
-        seats += [{"kind": k, "summary": LEVELS[k].summary} for k in LEVELS]
+        seats += [{"kind": k, "summary": text} for k, text in level_descriptions()]
         seats += [{"kind": "random", "summary": "a uniformly random legal move"}]
         return {"games": games, "seats": seats, "seed_policy": SEED_POLICY}
 
