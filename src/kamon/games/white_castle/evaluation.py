@@ -456,27 +456,28 @@ def values(state: WhiteCastleState) -> list[float]:
     return [clan_value(state, q) for q in range(len(state.clans))]
 
 
-def _clan_key(state: WhiteCastleState, q: int, shared: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Everything _standing reads for clan q but its turns left and the rows fired this
-    turn (both read only when its turn is on); `shared` is (`_shared_key(state)`, the
-    gardens' bit masks).
+def _clan_key(state: WhiteCastleState, q: int, masks: list[int]) -> tuple[Any, ...]:
+    """Everything _standing reads for clan q but its turns left, the rows fired this turn
+    (both read only when its turn is on) and what all clans share (`_shared_key`), as one
+    flat tuple (quicker to build and hash than nested ones; the lengths of the lists of
+    any length keep it unambiguous); `masks`: each clan's gardens as a bit mask.
 
     The game's fixed setup (gardens, yards, Well and die tiles, the Daimyo card) is left
     out: keys are only compared within one game (see fresh_evaluation)."""
     c = state.clans[q]
-    return (q, c.coins, c.seals, c.cp, c.pos, c.card, tuple(c.res), tuple(c.left),
-            tuple(c.courtiers), tuple(c.warriors), tuple(c.lantern), state.placements[q],
-            shared[1][q], shared[0])
+    return (q, c.coins, c.seals, c.cp, c.pos, c.card, *c.res, *c.left, state.placements[q],
+            masks[q], len(c.courtiers), *c.courtiers, len(c.warriors), *c.warriors,
+            *c.lantern)
 
 
 def _shared_key(state: WhiteCastleState) -> tuple[tuple[Any, ...], list[int]]:
-    """The part of every clan's key that is the same for all clans, and each clan's
-    gardens as a bit mask."""
+    """What every clan's value reads the same for all clans (the round, the cards in the
+    rooms), and each clan's gardens as a bit mask."""
     masks = [0] * len(state.clans)
     for g, workers in enumerate(state.garden_workers):
         for q in workers:
             masks[q] |= 1 << g
-    return (state.round, tuple(state.room_cards)), masks
+    return (state.round, *state.room_cards), masks
 
 
 MEMO_LIMIT = 200_000  # entries a memory of clan values keeps at most (then it starts again)
@@ -486,24 +487,35 @@ def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
                                 Callable[[WhiteCastleState, int], float]]:
     """values() and evaluate() for the states of one search or one decision (one game),
     sharing memories: a clan with no decision begun is valued once per distinct key
-    (`_clan_key`), one in the middle of its turn once per key, turns left and frames (and
-    its standing once per key and turns left), so a move is paid for only in what it
-    changes and a position reached again is not valued twice. The results equal the
-    plain functions'."""
-    memo: dict[tuple[Any, ...], float] = {}
-    standing: dict[tuple[Any, ...], float] = {}
+    (`_shared_key`, `_clan_key`), one in the middle of its turn once per key, turns left
+    and frames (and its standing once per key and turns left), so a move is paid for only
+    in what it changes and a position reached again is not valued twice. The memories
+    are kept per shared key (looked up once per position, not once per clan). The
+    results equal the plain functions'."""
+    memos: dict[tuple[Any, ...], dict[tuple[Any, ...], float]] = {}
+    standings: dict[tuple[Any, ...], dict[tuple[Any, ...], float]] = {}
+    size = [0]
 
     def memo_values(state: WhiteCastleState) -> list[float]:
         """Every clan's value, from the memories where the key was seen before."""
         if state.phase == "over":
             return values(state)
-        shared = _shared_key(state)
-        deciding = {f[1] for f in state.stack}
+        shared, masks = _shared_key(state)
+        memo = memos.get(shared)
+        if memo is None:
+            if size[0] >= MEMO_LIMIT:  # a full memory starts again
+                memos.clear()
+                standings.clear()
+                size[0] = 0
+            memo = memos[shared] = {}
+            standings[shared] = {}
+        stack = state.stack
+        deciding = {f[1] for f in stack} if stack else ()
         out = []
         for q in range(len(state.clans)):
-            key = _clan_key(state, q, shared)
+            key = _clan_key(state, q, masks)
             if q in deciding:
-                frames = tuple(f for f in state.stack if f[1] == q)
+                frames = tuple(f for f in stack if f[1] == q)
                 tl = turns_left(state, q)
                 now = (key, tl, tuple(state.fired))
                 full = (now, frames, tuple(state.daimyo_slots), state.held,
@@ -512,14 +524,18 @@ def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
                 v = memo.get(full)
                 if v is None:
                     ctx = _Ctx(state, q, _Units(state.clans[q], tl))
+                    standing = standings[shared]
                     base = standing.get(now)
                     if base is None:
-                        base = _remember(standing, now, _standing(ctx))
-                    v = _remember(memo, full, _pending(ctx, base))
+                        base = standing[now] = _standing(ctx)
+                        size[0] += 1
+                    v = memo[full] = _pending(ctx, base)
+                    size[0] += 1
             else:
                 v = memo.get(key)
                 if v is None:
-                    v = _remember(memo, key, clan_value(state, q))
+                    v = memo[key] = clan_value(state, q)
+                    size[0] += 1
             out.append(v)
         return out
 
@@ -530,14 +546,6 @@ def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
         return vals[seat] - REL * max(others, default=0.0)
 
     return memo_values, memo_evaluate
-
-
-def _remember(memo: dict[tuple[Any, ...], float], key: tuple[Any, ...], value: float) -> float:
-    """Store value under key (a full memory starts again) and return it."""
-    if len(memo) >= MEMO_LIMIT:
-        memo.clear()
-    memo[key] = value
-    return value
 
 
 def evaluate(state: WhiteCastleState, seat: int) -> float:
