@@ -16,7 +16,9 @@ Matchups (seats rotated every game, each deal played from every rotation, seeded
 For each: the agent's games, wins, win rate with its Wilson 95% interval, its mean
 score against the field's, and its thinking time per decision (wall clock, which
 other processes on the machine slow down, and the process's CPU time, which they do
-not). In a 4-player game an even match wins 25%.
+not). In a 4-player game an even match wins 25%. With --log DIR each game's result is
+appended to DIR/<row>.jsonl as it ends, and --from-log DIR prints the rows from such
+logs (so a long run cut short, or rows run in separate processes, still give a table).
 
 Then, per game, MCTS iterations per CPU second on one core over positions from seeded
 games: at the budget the hard level had before issue 14 (900 / 1,227 iterations), for
