@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from kamon.agents import GreedyAgent, RandomAgent, level_descriptions
+from kamon.agents import LEVELS, GreedyAgent, RandomAgent
 from kamon.core.protocol import State
 from kamon.games import get_game
 from kamon.sim.tournament import GameResult, Line, TournamentResult, run_tournament
@@ -269,8 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [r for r in rows if r not in MATCHUPS]
     if unknown:
         ap.error(f"unknown rows {', '.join(unknown)}; known: {', '.join(MATCHUPS)}")
-    for name, text in level_descriptions():
-        print(f"{name} = {text}")
+    for name, level in LEVELS.items():
+        print(f"{name} = {level.summary}")
     if not args.skip_ladder:
         head = (f"{'matchup':34} {'games':>5} {'wins':>5} {'win %':>6} {'95% interval':>13} "
                 f"{'score':>6} {'field':>6} {'s/dec':>6} {'cpu/dec':>7} {'wall s':>7}")

@@ -1,5 +1,5 @@
-"""The levels everywhere a level is chosen: their descriptions (one place, per game), the
-CLI's play, tournament, simulate and games, with expert among them."""
+"""The levels everywhere a level is chosen: their words (kamon.agents.level_summaries, per
+game), the CLI's play, tournament, simulate and games, with expert among them."""
 
 from __future__ import annotations
 
@@ -7,43 +7,41 @@ import pytest
 from typer.testing import CliRunner
 
 import kamon.agents as agents_pkg
-from kamon.agents import LEVELS, MCTSAgent, level_budget, level_descriptions, make_agent
-from kamon.agents.base import hooks_for, hooks_for_game
+from kamon.agents import LEVELS, MCTSAgent, level_summaries, make_agent
+from kamon.agents.base import hooks_for
 from kamon.cli import app
 from kamon.games import get_game
 
 
-def test_level_descriptions_name_every_level_once_in_order() -> None:
-    """One line per level, easiest first, for no game and for each game."""
-    for game in (None, "white-castle", "clansman"):
-        pairs = level_descriptions(game)
-        assert [name for name, _ in pairs] == list(LEVELS) == ["easy", "normal", "hard",
-                                                               "expert"]
-        assert all(text and "\n" not in text for _, text in pairs)
-    assert dict(level_descriptions())["hard"] == LEVELS["hard"].summary
-    assert "3 s" in dict(level_descriptions("clansman"))["expert"]
+def test_every_level_has_words_and_expert_is_one() -> None:
+    """One line per level, easiest first, expert last with its time budget."""
+    assert list(LEVELS) == ["easy", "normal", "hard", "expert"]
+    for game in ("white-castle", "clansman"):
+        g = get_game(game)
+        words = level_summaries(g.new_game(g.min_players, 0))
+        assert list(words) == list(LEVELS)
+        assert all(text and "\n" not in text for text in words.values())
+        assert "3 s" in words["expert"] and "wall clock" in words["expert"]
 
 
 @pytest.mark.parametrize(("game", "players", "iterations"),
                          [("white-castle", 2, 3600), ("clansman", 4, 5400)])
-def test_hard_description_gives_the_iterations_the_search_runs(game: str, players: int,
-                                                               iterations: int) -> None:
+def test_hard_words_give_the_iterations_the_search_runs(game: str, players: int,
+                                                        iterations: int) -> None:
     """hard's per-game figure is the budget its search really uses there."""
-    assert level_budget("hard", game) == iterations
-    assert f"{iterations:,} iterations" in dict(level_descriptions(game))["hard"]
-    assert level_budget("normal", game) is None and level_budget("expert", game) is None
     state = get_game(game).new_game(players, 3)
-    assert hooks_for_game(get_game(game)) is hooks_for(state)
+    assert f"{iterations:,} iterations" in level_summaries(state)["hard"]
     agent = make_agent("hard", 1)
     assert isinstance(agent, MCTSAgent) and agent.scale_budget
+    assert agent.iterations is not None
     assert round(agent.iterations / hooks_for(state).mcts_iteration_weight) == iterations
 
 
-def test_cli_games_lists_the_levels_with_their_descriptions() -> None:
+def test_cli_games_lists_the_levels_with_their_words() -> None:
     """`kamon games` names each level, expert too, with the game's own figures."""
     res = CliRunner().invoke(app, ["games"])
     assert res.exit_code == 0, res.output
-    assert "expert" in res.output and "5,400 iterations" in res.output
+    assert "level expert" in res.output and "5,400 iterations" in res.output
     assert "3,600 iterations" in res.output
 
 

@@ -54,7 +54,9 @@ try:  # the waits of expect(...) as patient as the others
 except ImportError:  # the browser fixture says what to install
     pass
 # console errors that are not the page's fault: a socket refused while the server restarts
-BENIGN = ("WebSocket connection to", "net::ERR_CONNECTION_REFUSED")
+# (a write refused by the rate limit is logged by chromium, then resent by the client:
+# test_rate_limit.py pins that it is stored)
+BENIGN = ("WebSocket connection to", "net::ERR_CONNECTION_REFUSED", "status of 429")
 # The policy the pages must work under (the server will send its own; this one is strict):
 # no inline script or style attribute, no eval, images and sockets from the page's origin.
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -74,12 +76,15 @@ def free_port() -> int:
 class Server:
     """A `kamon serve` subprocess on 127.0.0.1:port over one SQLite file."""
 
-    def __init__(self, db: Path, port: int, log: Path, bot_delay: float = 0.0) -> None:
-        """Remember where it serves; `start` runs it."""
+    def __init__(self, db: Path, port: int, log: Path, bot_delay: float = 0.0,
+                 extra: tuple[str, ...] = ()) -> None:
+        """Remember where it serves (`extra`: more `kamon serve` options); `start` runs
+        it."""
         self.db = db
         self.port = port
         self.logfile = log
         self.bot_delay = bot_delay
+        self.extra = extra
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -92,7 +97,7 @@ class Server:
         assert self.proc is None, "already running"
         cmd = [sys.executable, "-m", "kamon.cli", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--db", str(self.db),
-               "--bot-delay", str(self.bot_delay), "--bot-workers", "1"]
+               "--bot-delay", str(self.bot_delay), "--bot-workers", "1", *self.extra]
         out = self.logfile.open("ab")
         out.write(f"\n$ {' '.join(cmd)}\n".encode())
         out.flush()
@@ -196,10 +201,10 @@ def server_factory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     base = tmp_path_factory.mktemp("kamon-e2e")
 
     def make(db: Path | None = None, port: int | None = None,
-             bot_delay: float = 0.0) -> Server:
+             bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> Server:
         n = len(started)
         srv = Server(db or base / f"games-{n}.db", port or free_port(),
-                     base / f"server-{n}.log", bot_delay)
+                     base / f"server-{n}.log", bot_delay, extra)
         started.append(srv)
         return srv.start()
 

@@ -1,5 +1,6 @@
-"""The bot levels on the server: the catalogue describes them (per game, from kamon.agents),
-and an expert bot keeps its own time budget and plays a game the server drives."""
+"""The bot levels on the server: the catalogue offers expert, and an expert bot keeps its
+own time budget and plays a game the server drives (the level words per game:
+tests/agents/test_level_words.py)."""
 
 from __future__ import annotations
 
@@ -7,23 +8,19 @@ import pytest
 from fastapi.testclient import TestClient
 
 import kamon.agents as agents_pkg
-from kamon.agents import EXPERT_SECONDS, MCTSAgent, level_descriptions
+from kamon.agents import EXPERT_SECONDS, LEVELS, MCTSAgent
 from kamon.server.bots import BOT_SECONDS, server_agent
 from tests.server.conftest import create, play_humans, token_of
 
 
-def test_catalog_describes_each_level_as_kamon_agents_does(client: TestClient) -> None:
-    """The seat kinds' summaries, and each game's own level lines, are level_descriptions."""
+def test_catalog_offers_expert_with_its_words(client: TestClient) -> None:
+    """The seat kinds include expert, said to think 3 s of wall clock, in every game too."""
     cat = client.get("/api/catalog").json()
     summaries = {s["kind"]: s["summary"] for s in cat["seats"]}
-    for name, text in level_descriptions():
-        assert summaries[name] == text
+    assert summaries["expert"] == LEVELS["expert"].summary
+    assert "3 s" in summaries["expert"]
     for g in cat["games"]:
-        assert g["levels"] == dict(level_descriptions(g["name"]))
-    by_name = {g["name"]: g for g in cat["games"]}
-    assert "3,600 iterations" in by_name["white-castle"]["levels"]["hard"]
-    assert "5,400 iterations" in by_name["clansman"]["levels"]["hard"]
-    assert "expert" in summaries
+        assert g["levels"]["expert"] == LEVELS["expert"].summary
 
 
 def test_server_bots_keep_expert_time_and_cap_iteration_searches() -> None:

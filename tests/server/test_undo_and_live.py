@@ -8,8 +8,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from kamon.core.rng import Rng
+from kamon.core.undo import reveals as _reveals
 from kamon.games import get_game
-from kamon.server.views import reveals as _reveals
 from tests.server.conftest import create, get, move, token_of
 
 

@@ -20,6 +20,7 @@ from kamon.core.rng import Rng
 from kamon.games.white_castle import GAME, WhiteCastleState
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS
+from kamon.games.white_castle.names import SPACE_NAMES
 
 
 def play_until(players: int, predicate: Callable[[WhiteCastleState], bool],
@@ -176,7 +177,7 @@ def test_die_in_a_room_without_its_colour() -> None:
     colour = state.held[0]
     room = next(r for r in range(5) if colour not in state.room_tiles[r])
     refused_both_ways(state, A.PLACE[room], f"no {COLOURS[colour]} die tile",
-                      f"{A.SPACES[room]} has no")
+                      f"{SPACE_NAMES[room]} has no")
 
 
 def test_place_where_the_coins_cannot_be_paid() -> None:

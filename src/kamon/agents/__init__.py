@@ -18,14 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from kamon.agents.base import hooks_for_game
+from kamon.agents.base import hooks_for
 from kamon.agents.greedy import GreedyAgent
-from kamon.agents.mcts import MCTSAgent
+from kamon.agents.mcts import MCTSAgent, scaled_budget
 from kamon.agents.random_agent import RandomAgent
 from kamon.core.errors import KamonError
 from kamon.core.protocol import Action, State
 from kamon.core.rng import Rng
-from kamon.games import get_game
 
 
 @runtime_checkable
@@ -105,25 +104,13 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
 }
 
 
-def level_budget(level: str, game: str) -> int | None:
-    """The iterations a decision a level searches in a game (its reference budget over the
-    game's iteration weight); None for a level with no iteration budget (greedy, expert)."""
-    reference = {"hard": HARD_ITERATIONS}.get(level)
-    if reference is None:
-        return None
-    return max(1, round(reference / hooks_for_game(get_game(game)).mcts_iteration_weight))
-
-
-def level_descriptions(game: str | None = None) -> list[tuple[str, str]]:
-    """Each level's name and one-line description, easiest first: what the CLI, the
-    bench and the server's catalogue (the lobby) show. With a game, the description gives
-    that game's own figures (hard's iterations a decision)."""
-    out = []
-    for name, level in LEVELS.items():
-        budget = level_budget(name, game) if game is not None else None
-        text = (f"ISMCTS with greedy priors, {budget:,} iterations a decision (under 1 s "
-                "on one core)") if budget is not None else level.summary
-        out.append((name, text))
+def level_summaries(state: State) -> dict[str, str]:
+    """Each level's one-line description in the game of `state`, with the iterations it
+    searches with there: the one place the lobby's words and the README's table come from."""
+    weight = hooks_for(state).mcts_iteration_weight
+    out = {name: level.summary for name, level in LEVELS.items()}
+    out["hard"] = (f"ISMCTS with greedy priors, {scaled_budget(HARD_ITERATIONS, weight):,} "
+                   "iterations per decision")
     return out
 
 
@@ -143,4 +130,4 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 
 __all__ = ["AGENTS", "EXPERT_SECONDS", "LEVELS", "Agent", "GreedyAgent", "Level", "MCTSAgent",
-           "RandomAgent", "agent_seed", "level_budget", "level_descriptions", "make_agent"]
+           "RandomAgent", "agent_seed", "level_summaries", "make_agent"]

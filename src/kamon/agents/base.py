@@ -117,31 +117,16 @@ def _relative(values: Callable[[Any], list[float]]) -> Callable[[Any, int], floa
     return evaluate
 
 
-_CACHE: dict[str, GameHooks] = {}
-_BY_CLASS: dict[type, GameHooks] = {}
+_CACHE: dict[type, GameHooks] = {}
 
 
 def hooks_for(state: State) -> GameHooks:
-    """The evaluation hooks of the state's game (cached per state class and game package)."""
+    """The evaluation hooks of the state's game (cached per state class)."""
     cls = type(state)
-    found = _BY_CLASS.get(cls)
-    if found is None:
-        found = _BY_CLASS[cls] = _hooks_of(cls.__module__.rpartition(".")[0])
-    return found
-
-
-def hooks_for_game(game: object) -> GameHooks:
-    """The evaluation hooks of a game object (what `get_game` returns), without a state."""
-    name = type(game).__module__
-    module = importlib.import_module(name)
-    return _hooks_of(name if hasattr(module, "__path__") else name.rpartition(".")[0])
-
-
-def _hooks_of(package: str) -> GameHooks:
-    """The hooks a game package's `evaluation` module offers, over the generic fallbacks."""
-    found = _CACHE.get(package)
+    found = _CACHE.get(cls)
     if found is not None:
         return found
+    package = cls.__module__.rpartition(".")[0]
     module: Any = None
     if package.startswith("kamon.games."):
         try:
@@ -170,7 +155,7 @@ def _hooks_of(package: str) -> GameHooks:
                       mcts_iteration_weight=float(getattr(module, "mcts_iteration_weight",
                                                           1.0)),
                       relative_weight=float(getattr(module, "REL", DEFAULT_REL)))
-    _CACHE[package] = found
+    _CACHE[cls] = found
     return found
 
 

@@ -61,6 +61,12 @@ DETERMINIZATIONS = 8  # samples kept below a move that uses hidden information
 DEFAULT_TEMPERATURE = 5.0  # points of margin per unit of the reward's sigmoid
 
 
+def scaled_budget(iterations: int, weight: float) -> int:
+    """The iterations a level's reference budget gives in a game whose iteration costs
+    `weight` reference ones (what the levels search with, and what their words say)."""
+    return max(1, round(iterations / weight))
+
+
 class _Node:
     """A tree node: its children by action id and the statistics of the move into it."""
 
@@ -180,7 +186,7 @@ class MCTSAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.iterations
         if budget is not None and self.scale_budget:
-            budget = max(1, round(budget / hooks.mcts_iteration_weight))
+            budget = scaled_budget(budget, hooks.mcts_iteration_weight)
         assert hooks.sampler is not None and hooks.fresh_evaluation is not None
         sample = hooks.sampler(state, seat)
         self._values, self._evaluate = hooks.fresh_evaluation()

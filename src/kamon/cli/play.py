@@ -24,6 +24,7 @@ from kamon.cli.app import (
     friendly_errors,
     make_console,
 )
+from kamon.cli.session import Session, confirm_quit, load_session, offer_save
 from kamon.cli.shared import (
     HUMAN,
     MAX_DECISIONS,
@@ -48,9 +49,11 @@ from kamon.games import get_game
 HUMAN_HELP = (
     "Type the number of a move, or its notation (e.g. 'take coral left'). Other commands:\n"
     "  b, board   show the board again        l, log    show the last 30 events\n"
-    "  m, moves   list the legal moves again   q, quit   leave the game "
-    "(the record is saved if --save was given)"
+    "  m, moves   list the legal moves again   u, undo   take back your last decision\n"
+    "  q, quit    leave the game (asks first, and offers to save it to a file that\n"
+    "             kamon play GAME --load FILE resumes)"
 )
+UNDO = "undo"  # what ask_human returns when the player asks to take back a decision
 
 
 def move_line(state: State, seat: int, kind: str, action: Action) -> Text:
@@ -71,8 +74,9 @@ def print_moves(console: Console, state: State, legal: Sequence[Action]) -> None
 
 
 def ask_human(console: Console, game: Game, state: State, seat: int,
-              legal: Sequence[Action]) -> Action | None:
-    """Read a move from the terminal (None when the player quits or input ends)."""
+              legal: Sequence[Action]) -> Action | str | None:
+    """Read a move from the terminal: an action, UNDO, or None when the player leaves
+    (asked to confirm) or input ends."""
     prompt = (f"[bold]{escape(seat_name(state, seat))}[/], your move "
               f"(1-{len(legal)}, notation, ? for help): ")
     while True:
@@ -87,7 +91,11 @@ def ask_human(console: Console, game: Game, state: State, seat: int,
         if not text:
             continue
         if low in ("q", "quit", "exit"):
-            return None
+            if confirm_quit(console):
+                return None
+            continue
+        if low in ("u", "undo"):
+            return UNDO
         if low in ("?", "h", "help"):
             console.print(Text(HUMAN_HELP))
         elif low in ("b", "board"):
@@ -131,6 +139,9 @@ def play(
         help="JSON file correcting the component data (also: KAMON_DATA_OVERLAY)")] = None,
     save: Annotated[Path | None, typer.Option(help="write the game record to this file")
                     ] = None,
+    load: Annotated[Path | None, typer.Option(
+        help="resume a saved game (a record file); its seats unless --seats is given")
+                    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="with no human seat: only the result")] = False,
 ) -> None:
@@ -138,16 +149,29 @@ def play(
     console = make_console()
     with friendly_errors():
         game = get_game(game_name)
-        if seats is None:
-            seats = ",".join(["human"] + ["random"] * ((players or max(3, game.min_players)) - 1))
-        kinds = parse_seats(seats)
-        if players is not None and players != len(kinds):
-            raise KamonError(f"--players {players} but --seats names {len(kinds)} seats")
-        opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
-                             variant)
-        if seed is None:
-            seed = secrets.randbelow(2**31)
-        state = new_game(game, len(kinds), seed, opts)
+        if load is not None:
+            session, saved_seats = load_session(game, load)
+            seed, opts = session.seed, dict(session.options)
+            if seats is None:
+                seats = ",".join(saved_seats) or ",".join(["human"] * session.players)
+            kinds = parse_seats(seats)
+            if len(kinds) != session.players:
+                raise KamonError(f"{load} is a game of {session.players} players but --seats "
+                                 f"names {len(kinds)}")
+        else:
+            if seats is None:
+                seats = ",".join(["human"] + ["random"] *
+                                 ((players or max(3, game.min_players)) - 1))
+            kinds = parse_seats(seats)
+            if players is not None and players != len(kinds):
+                raise KamonError(f"--players {players} but --seats names {len(kinds)} seats")
+            opts = build_options(game, first_game, data_overlay, difficulty, expert,
+                                 emperor_side, variant)
+            if seed is None:
+                seed = secrets.randbelow(2**31)
+            session = Session(game, len(kinds), seed, opts,
+                              new_game(game, len(kinds), seed, opts))
+        state = session.state
         used = effective_options(state, opts)
         bots: dict[int, Agent] = {p: make_agent(k, agent_seed(seed, p))
                                   for p, k in enumerate(kinds) if k != HUMAN}
@@ -162,6 +186,10 @@ def play(
             console.print(Text("Type ? at the prompt for help.", style="dim"))
 
         feed = Feed(state)
+        if load is not None:
+            feed.seen = max(0, len(state.events) - 10)
+            console.print(Text(f"Resumed after {len(state.history)} actions; the last events:",
+                               style="dim"))
         feed.collect()
         stream = not humans and not quiet
         if stream:
@@ -179,8 +207,8 @@ def play(
             if kinds[p] == HUMAN:
                 if board_due or last_human != p:
                     console.print(Rule(Text.assemble("Your turn, ", seat_text(state, p))))
-                    console.print(game.render_text(state, p))
-                    board_due = False
+                board_due = False
+                console.print(game.render_text(state, p))  # redrawn after each decision
                 feed.flush(console)
                 legal = state.legal_actions()
                 print_moves(console, state, legal)
@@ -188,16 +216,29 @@ def play(
                 if action is None:
                     console.print(Text(f"You left the game after {len(state.history)} actions.",
                                        style="yellow"))
-                    if save is not None:
-                        save_record(console, save, game, state, seed, opts, kinds)
+                    offer_save(console, session, kinds, save)
                     return
-                state.apply(action)
+                if action == UNDO:
+                    decisions -= 1
+                    undone = state.history[-1] if state.history else None
+                    why = session.undo(p)
+                    if why is not None:
+                        console.print(Text(f"Cannot undo: {why}.", style="red"))
+                        continue
+                    assert undone is not None
+                    state = feed.state = session.state
+                    feed.seen = len(state.events)
+                    feed.lines.clear()
+                    console.print(Text(f"Undone: {game.action_text(undone)}", style="yellow"))
+                    continue
+                assert isinstance(action, Action)
+                session.apply(p, action.id)
                 last_human = p
                 feed.collect()
                 feed.flush(console)
             else:
                 action = bots[p].act(state)
-                state.apply(action)
+                session.apply(p, action.id)
                 board_due = True
                 feed.collect(move_line(state, p, kinds[p], action))
                 if stream:
@@ -213,4 +254,3 @@ def play(
         console.print(winner_line(state))
         if save is not None:
             save_record(console, save, game, state, seed, opts, kinds)
-

@@ -10,6 +10,7 @@ Routes (JSON; every refusal is `{"error": "<what was wrong>"}` with its status):
   POST /api/games/{id}/undo              {token, version}
   GET  /api/games/{id}/record            the finished game's record
   WS   /api/games/{id}/ws?token=T        the viewer's payload after every change
+  ...  replays, open games and rematches: routes_more.py (and "public" on create)
 and the browser client: `/` (lobby), `/play/{id}` (a game), `/static/...`, `/docs`.
 
 Every answer carries a strict Content-Security-Policy, X-Frame-Options,
@@ -43,6 +44,8 @@ from fastapi.staticfiles import StaticFiles
 from kamon.games import GAMES, get_game
 from kamon.server.fastpath import FastPath
 from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, RateLimiter, parse_json
+from kamon.server.open_games import create as create_game
+from kamon.server.routes_more import add_routes
 from kamon.server.runtime import Server
 from kamon.server.service import ServiceError
 
@@ -155,6 +158,7 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         return HTMLResponse(docs_html, headers={"Content-Security-Policy": docs_csp})
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    add_routes(app, server, WEB_DIR, _body, _game_id)
 
     catalog_json: list[bytes] = []
 
@@ -179,7 +183,7 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
     async def create(request: Request) -> JSONResponse:
         """Create a game; the answer holds one invite link per human seat."""
         body = await _body(request)
-        created = await server.write(server.service.create, body)
+        created = await server.write(create_game, server.service, body)
         base = str(request.base_url).rstrip("/")
         for seat in created["seats"]:
             if seat["link"]:

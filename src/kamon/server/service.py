@@ -19,12 +19,12 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from kamon.agents import AGENTS, LEVELS, level_descriptions
+from kamon.agents import AGENTS, LEVELS, level_summaries
 from kamon.core.errors import IllegalAction, KamonError
 from kamon.core.protocol import Game, State
 from kamon.core.record import GameRecord
@@ -89,6 +89,16 @@ class Loaded:
     texts: dict[int | None, bytes] = field(default_factory=dict)  # seat -> payload JSON
     messages: dict[int | None, str] = field(default_factory=dict)  # seat -> socket message
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    logged: list[int] | None = None  # log length at setup and after each move in force
+
+    def log_marks(self) -> list[int]:
+        """How long the log was at setup and after each move in force (which log lines
+        each move wrote); replayed only if not carried over from the previous version."""
+        if self.logged is None or len(self.logged) != len(self.moves) + 1:
+            marks: list[int] = []
+            rebuild(self.row, self.moves, marks)
+            self.logged = marks
+        return self.logged
 
     def state_before_last(self) -> State:
         """The position before the last move in force (replayed only if not at hand)."""
@@ -205,19 +215,22 @@ class GameService:
                 "variant_options": variant,
                 "options": {k: {"type": t.__name__, "help": str(g.options.get(k, ""))}
                             for k, t in WEB_OPTIONS[name].items()},
-                "levels": dict(level_descriptions(name)),
+                "levels": level_summaries(g.new_game(g.min_players, 0)),
             })
         seats = [{"kind": "human", "summary": "a person, through an invite link"}]
-        seats += [{"kind": k, "summary": text} for k, text in level_descriptions()]
+        seats += [{"kind": k, "summary": LEVELS[k].summary} for k in LEVELS]
         seats += [{"kind": "random", "summary": "a uniformly random legal move"}]
         return {"games": games, "seats": seats, "seed_policy": SEED_POLICY}
 
     # --- create --------------------------------------------------------------------
 
-    def create(self, body: Any, operator: bool = False) -> dict[str, Any]:
+    def create(self, body: Any, operator: bool = False,
+               extra: Callable[[str, dict[int, str]], Callable[[Any], Any]] | None = None
+               ) -> dict[str, Any]:
         """Set up a new game from a request body; its id and one token per human seat.
         `operator`: an in-process caller (a test, a tool; never a request) may choose the
-        seed of any game, which is then marked a practice game all the same."""
+        seed of any game, which is then marked a practice game all the same. `extra(id,
+        tokens)` gives rows to store with the game, in its transaction (open_games.py)."""
         _require(isinstance(body, dict), "the request body must be a JSON object")
         name = body.get("game")
         _require(isinstance(name, str), "'game' must be a game name, e.g. 'white-castle'")
@@ -279,7 +292,8 @@ class GameService:
             else:
                 rows.append(SeatRow(seat, "bot", kind, None))
         with storage():
-            self.store.create_game(game_id, name, players, seed, options, rows, mode)
+            self.store.create_game(game_id, name, players, seed, options, rows, mode,
+                                   None if extra is None else extra(game_id, tokens))
         return {
             "id": game_id, "game": name, "title": game.title, "players": players,
             "mode": mode,
@@ -334,8 +348,9 @@ class GameService:
                                     f"bump: its rows no longer match what was stored at "
                                     f"version {row.version}")
         moves = effective_moves(rows)
-        state = rebuild(row, moves)
-        loaded = Loaded(row, seats, row.version, moves, state)
+        marks: list[int] = []
+        state = rebuild(row, moves, marks)
+        loaded = Loaded(row, seats, row.version, moves, state, logged=marks)
         self.cache.put(loaded)
         return loaded
 
@@ -440,8 +455,9 @@ class GameService:
             version = self.store.append(loaded.row.id, loaded.version, "move", seat, aid,
                                         notation, status)
         row = ActionRow(loaded.version, "move", seat, aid, notation)
+        logged = None if loaded.logged is None else [*loaded.logged, len(state.events)]
         new = Loaded(loaded.row, loaded.seats, version, [*loaded.moves, row], state,
-                     before=loaded.state)
+                     before=loaded.state, logged=logged)
         self.cache.put(new)
         return new
 
@@ -484,7 +500,8 @@ class GameService:
             if self._already_stored(fresh, "undo", seat, version, None):
                 return fresh
             raise ServiceError(409, "another move was stored first: reload") from None
-        new = Loaded(loaded.row, loaded.seats, new_version, moves, state)
+        new = Loaded(loaded.row, loaded.seats, new_version, moves, state,
+                     logged=None if loaded.logged is None else loaded.logged[:-1])
         self.cache.put(new)
         return new
 
@@ -532,14 +549,17 @@ class GameService:
                           [m.notation or "" for m in loaded.moves], seats)
 
 
-def rebuild(row: GameRow, moves: list[ActionRow]) -> State:
-    """Set the game up from its row and apply the moves in force."""
+def rebuild(row: GameRow, moves: list[ActionRow], marks: list[int] | None = None) -> State:
+    """Set the game up from its row and apply the moves in force (`marks`, if given,
+    gets the log's length at setup and after each move)."""
     try:
         game = get_game(row.game)
         state = game.new_game(row.players, row.seed, **row.options)
     except (KamonError, ValueError, TypeError) as exc:
         raise ServiceError(500, f"stored game {row.id} is damaged: it cannot be set up "
                                 f"again ({exc})") from None
+    if marks is not None:
+        marks.append(len(state.events))
     for i, m in enumerate(moves):
         try:
             aid = m.action_id
@@ -549,4 +569,6 @@ def rebuild(row: GameRow, moves: list[ActionRow]) -> State:
         except IllegalAction as exc:
             raise ServiceError(500, f"stored game {row.id} does not replay at move "
                                     f"{i + 1} ({m.notation!r}): {exc}") from None
+        if marks is not None:
+            marks.append(len(state.events))
     return state

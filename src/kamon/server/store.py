@@ -411,9 +411,10 @@ class Store:
     # --- writes -----------------------------------------------------------------
 
     def create_game(self, game_id: str, game: str, players: int, seed: int,
-                    options: dict[str, Any], seats: list[SeatRow], mode: str = "casual"
-                    ) -> str:
-        """Store a new game at version 0 with its seats; its digest."""
+                    options: dict[str, Any], seats: list[SeatRow], mode: str = "casual",
+                    extra: Callable[[Any], Any] | None = None) -> str:
+        """Store a new game at version 0 with its seats; its digest. `extra(cursor)`
+        writes rows that belong with the game in the same transaction (or refuses it)."""
         now = time.time()
         opts = json.loads(json.dumps(options))
         digest = setup_digest(game, players, seed, opts, mode, seats)
@@ -427,6 +428,8 @@ class Store:
                 "INSERT INTO seats (game_id, seat, kind, level, token_hash) "
                 "VALUES (?,?,?,?,?)"),
                 [(game_id, s.seat, s.kind, s.level, s.token_hash) for s in seats])
+            if extra is not None:
+                extra(cur)
 
         self._write(insert, f"create game {game_id}")
         return digest

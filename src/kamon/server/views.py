@@ -8,19 +8,18 @@ once, as the payload's `log`.
 
 from __future__ import annotations
 
+import bisect
+import importlib
 import json
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from kamon.core.errors import IllegalAction
 from kamon.core.protocol import State
-from kamon.core.rng import Rng
+from kamon.core.undo import may_undo
 
 if TYPE_CHECKING:
     from kamon.server.service import Loaded
-
-UNDO_SAMPLES = 4  # re-sampled hidden states compared to decide if a move revealed anything
 
 _STDLIB = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
@@ -51,6 +50,7 @@ def payload(loaded: Loaded, seat: int | None) -> dict[str, Any]:
     return {
         "id": row.id, "game": row.game, "title": game.title,
         "players": row.players, "options": dict(row.options), "mode": row.mode,
+        "created_at": row.created_at,
         "seats": [{"seat": s.seat, "name": state.name(s.seat), "kind": s.kind,
                    "level": s.level} for s in loaded.seats],
         "version": loaded.version, "you": seat, "to_move": to_move,
@@ -59,7 +59,68 @@ def payload(loaded: Loaded, seat: int | None) -> dict[str, Any]:
         "scores": scores, "scored": scored_parties(state, row.players, scores),
         "winners": state.winners() if over else [],
         "can_undo": seat is not None and can_undo(loaded, seat),
+        "recent": recent_moves(loaded, seat, log),
     }
+
+
+def recent_moves(loaded: Loaded, seat: int | None, log: list[str]) -> list[dict[str, Any]]:
+    """What just happened, for the viewer: each other seat's last turn (its latest run of
+    consecutive decisions) played since the viewer's own last decision (a spectator: every
+    seat's), newest first. Each says the seat, its moves' notation (the board finds the
+    elements they touched by it), the log lines they wrote (`log_from` to `log_to`) and
+    those lines as the words of what happened."""
+    moves = loaded.moves
+    marks = loaded.log_marks()
+    out: list[dict[str, Any]] = []
+    seen: set[int | None] = set()
+    end = len(moves)
+    while end > 0:
+        who = moves[end - 1].seat
+        start = end - 1
+        while start > 0 and moves[start - 1].seat == who:
+            start -= 1
+        if seat is not None and who == seat:
+            break  # older turns were seen by the viewer when it decided
+        if who not in seen and who is not None:
+            seen.add(who)
+            lines = log[marks[start]:marks[end]]
+            out.append({"seat": who, "name": loaded.state.name(who),
+                        "version": moves[end - 1].idx + 1,
+                        "moves": [m.notation or "" for m in moves[start:end]],
+                        "log_from": marks[start], "log_to": marks[end],
+                        "text": " · ".join(lines)})
+        if len(seen) >= loaded.row.players:
+            break
+        end = start
+    for turn in party_turns(loaded.state, log):  # parties without a seat: the solo rival
+        if turn["log_from"] >= turn["log_to"]:
+            continue
+        written = bisect.bisect_right(marks, turn["log_from"])  # the move that wrote it
+        out.append({"seat": None, "party": turn["party"], "name": turn["name"],
+                    "version": moves[written - 1].idx + 1 if written >= 1 else 0,
+                    "moves": list(turn["moves"]), "log_from": turn["log_from"],
+                    "log_to": turn["log_to"],
+                    "text": " · ".join(log[turn["log_from"]:turn["log_to"]])})
+    return out
+
+
+def party_turns(state: State, log: list[str]) -> list[dict[str, Any]]:
+    """The last turns of the parties without a seat, from the game's optional `recent`
+    helper (games/<game>/recent.py); none for a game without one."""
+    package = type(state).__module__.rpartition(".")[0]
+    helper = _PARTY_TURNS.get(package)
+    if helper is None:
+        try:
+            module = importlib.import_module(package + ".recent")
+        except ModuleNotFoundError as exc:
+            if exc.name != package + ".recent":
+                raise
+            module = None
+        helper = _PARTY_TURNS[package] = getattr(module, "party_turns", lambda s, lg: [])
+    return list(helper(state, log))
+
+
+_PARTY_TURNS: dict[str, Any] = {}
 
 
 def payload_json(loaded: Loaded, seat: int | None) -> bytes:
@@ -84,45 +145,20 @@ def state_message(loaded: Loaded, seat: int | None) -> str:
 
 def can_undo(loaded: Loaded, seat: int) -> bool:
     """May `seat` take back the last move in force? Only its own, and only if that
-    move revealed nothing: no die rolled, no card drawn, no other player moved since.
+    move revealed nothing: no die rolled, no card drawn, no other player moved since
+    (the rule is kamon.core.undo's, shared with the terminal).
     """
     memo = loaded.undo_seat.get(seat)
     if memo is not None:
         return memo
     ok = False
     if loaded.moves and loaded.moves[-1].seat == seat and not loaded.state.is_over():
-        aid = loaded.moves[-1].action_id
-        if aid is not None:
-            ok = not reveals(loaded.state_before_last(), aid, loaded.state, seat)
+        last = loaded.moves[-1]
+        if last.action_id is not None and last.seat is not None:
+            ok = may_undo(loaded.state_before_last(), last.action_id, loaded.state,
+                          last.seat, seat)
     loaded.undo_seat[seat] = ok
     return ok
-
-
-def reveals(before: State, aid: int, after: State, seat: int) -> bool:
-    """Did playing `aid` from `before` reveal hidden information? It did if, from some
-    re-sampling of what `seat` cannot see, the same move leads to a different public
-    position (a die rolled, a card drawn, a deck reshuffled, a rival's card revealed)."""
-    public = after.view(None)
-    canon: str | None = None
-    for k in range(UNDO_SAMPLES):
-        alt = before.determinize(seat, Rng(0xC0FFEE + k))
-        try:
-            alt.apply(aid)
-        except IllegalAction:
-            return True
-        seen = alt.view(None)
-        if seen == public:  # equal values: equal canonical JSON, no need to encode
-            continue
-        if canon is None:
-            canon = _canon(public)
-        if _canon(seen) != canon:
-            return True
-    return False
-
-
-def _canon(view: dict[str, Any]) -> str:
-    """A view as canonical JSON, for comparing positions."""
-    return json.dumps(view, sort_keys=True, default=str)
 
 
 def scored_parties(state: State, players: int, scores: list[Any]) -> list[dict[str, Any]]:

@@ -3,9 +3,11 @@
 // (follow.js), the your-turn alert (alert.js) and the help panel (help.js).
 import { turnAlert, setupAlerts } from "./alert.js";
 import { api, ApiError, el, rememberGame } from "./api.js";
+import { rematchOffered, showEndgame } from "./endgame.js";
 import { follow } from "./follow.js";
 import { setupHelp } from "./help.js";
 import { Chooser, touching } from "./interact.js";
+import { markRecent, markRecentLog } from "./recent.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const token = new URLSearchParams(location.search).get("token");
@@ -166,9 +168,11 @@ function showLog() {
   const log = $("log");
   const lines = payload.log;
   log.classList.toggle("wide-numbers", lines.length >= 100);
-  log.replaceChildren(...lines.map((line, i) => el("li", {},
+  const items = lines.map((line, i) => el("li", {},
     el("span", { class: "log-n", text: String(i + 1) }),
-    el("span", { class: "log-t", text: line }))));
+    el("span", { class: "log-t", text: line })));
+  markRecentLog(items, payload);
+  log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
 }
 
@@ -193,6 +197,7 @@ function showBoard() {
   const bind = (node, action) => chooser.bind(node, action);
   try {
     renderer.render(root, payload, { data, act, legalById, bind });
+    markRecent(root, payload, renderer);
   } catch (e) {
     console.error(e);
     root.replaceChildren(el("p", { class: "error",
@@ -219,6 +224,7 @@ function show(next) {
   chooser.redrawn();
   showScores();
   showLog();
+  showEndgame(payload, gameId, token);
   follow(deciding);
 }
 
@@ -232,6 +238,7 @@ function connect() {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") show(msg.payload);
     else if (msg.type === "error") showError(msg.error);
+    else if (msg.type === "rematch") rematchOffered(msg.id);
   };
   socket.onclose = ev => {
     $("connection").className = "connection lost";

@@ -150,6 +150,7 @@ function formBody() {
   const seedInput = $("seed-input");
   const seed = seedInput.value.trim();
   if (seed !== "" && !seedInput.disabled) body.seed = Number(seed);
+  if ($("public-check")?.checked) body.public = true;
   return body;
 }
 
@@ -165,6 +166,10 @@ async function create(event) {
   const list = $("invite-links");
   list.replaceChildren();
   for (const s of created.seats) {
+    if (s.open) {  // a public game's free seat: taken by whoever joins from Open games
+      list.append(el("li", { class: "open-seat" }, el("span", { class: `seat-dot seat-${s.name}` }),
+        ` ${s.name}: free — anyone can take it from Open games`));
+    }
     if (!s.token) continue;
     rememberGame({ id: created.id, game: created.game, title: created.title, seat: s.seat,
                    name: s.name, token: s.token });
@@ -205,7 +210,8 @@ function seatWords(p, mine) {
     : s.kind === "bot" ? `bot ${s.level}` : "human"}`).join(", ");
 }
 
-/** When a remembered game was created, as a <time> in the reader's own format. */
+/** When a game was created (ms; the server's date once its payload is in, else when this
+ *  browser first held the game), as a <time> in the reader's own format. */
 function when(ms) {
   const d = new Date(ms);
   return el("time", { datetime: d.toISOString(), text: d.toLocaleString(undefined, {
@@ -235,6 +241,7 @@ async function showMyGames() {
       state.textContent = p.over ? "finished"
         : p.to_move === p.you ? "your turn" : `${p.seats[p.to_move]?.name ?? ""} to move`;
       if (!p.over && p.to_move === p.you) state.className = "your-turn";
+      if (p.created_at) what.replaceChildren("created ", when(p.created_at * 1000));
       what.prepend(`${modeWords(p)} · seats: ${seatWords(p, g.seat)} · `);
     }).catch(e => { state.textContent = e.message; })
       .finally(() => { item.dataset.loaded = "true"; });

@@ -49,6 +49,18 @@ export function selectedSample() {
   return s;
 }
 
+/** A sample of the "just played" mark (what another player's last turn touched). */
+export function recentSample() {
+  const s = svg("svg", { viewBox: "0 0 30 18", class: "mark-inline recent-sample",
+                         "aria-hidden": "true" });
+  s.appendChild(svg("rect", { x: 4, y: 3, width: 22, height: 12, rx: 3, class: "sample-box" }));
+  return s;
+}
+
+/** The words of the "just played" mark, for both boards' legends. */
+export const RECENT_WORDS = "just played: what another player's last turn touched (until "
+  + "they move again); its lines are highlighted in the log";
+
 /** The words of the reconstructed mark. */
 export const RECONSTRUCTED = RECON_WORDS;
 

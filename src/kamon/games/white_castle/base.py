@@ -18,6 +18,7 @@ from kamon.games.white_castle import actions as A
 from kamon.games.white_castle import solo
 from kamon.games.white_castle.clan import CLANS, MAX_RESOURCE, MAX_SEALS, RES_INDEX, Clan
 from kamon.games.white_castle.data import RESOURCES, Effect, WCData
+from kamon.games.white_castle.names import words
 
 
 class StateBase(DecisionState):
@@ -95,7 +96,7 @@ class StateBase(DecisionState):
 
     def log(self, text: str) -> None:
         """Append an event."""
-        self.events.append(text)
+        self.events.append(words(text))
 
     def _gain(self, p: int, gains: Iterable[tuple[str, int]]) -> None:
         """Add gains to p's stores (seals capped at 5, resources at 7, coins unlimited)."""

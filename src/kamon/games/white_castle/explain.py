@@ -5,6 +5,7 @@ from __future__ import annotations
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS, RESOURCES
 from kamon.games.white_castle.effects import effect_text
+from kamon.games.white_castle.names import words
 from kamon.games.white_castle.placement import PlacementRules
 from kamon.games.white_castle.workers import CLIMB_PEARL
 
@@ -15,7 +16,21 @@ class Explain(PlacementRules):
     __slots__ = ()
 
     def decision_text(self) -> str:
-        """What is being decided now, in words."""
+        """What is being decided now, in words (the rulebook's names, never ids)."""
+        return words(self._decision_text())
+
+    def describe(self, aid: int) -> str:
+        """What an action id would do now, in words (the notation says which; this says what)."""
+        return words(self._describe(aid))
+
+    def why_illegal(self, aid: int) -> str:
+        """A message saying why an action id is not legal now (the quoted notation kept)."""
+        text = self._why_illegal(aid)
+        head, sep, rest = text.partition("' is not legal")
+        return head + sep + words(rest) if sep else words(text)
+
+    def _decision_text(self) -> str:
+        """What is being decided now, with the components' ids."""
         if not self.stack:
             return "the game is over"
         f = self.stack[-1]
@@ -56,8 +71,8 @@ class Explain(PlacementRules):
             return f"{who} chooses which of the tied gardens gets the rival's gardener"
         return f"{who} places a {kind}"
 
-    def describe(self, aid: int) -> str:
-        """What an action id would do now, in words (the notation says which; this says what)."""
+    def _describe(self, aid: int) -> str:
+        """What an action id would do now, with the components' ids."""
         text = A.TEXTS[aid]
         f = self.stack[-1] if self.stack else None
         p = f[1] if f else 0
@@ -118,8 +133,8 @@ class Explain(PlacementRules):
             return "decline / finish"
         return text
 
-    def why_illegal(self, aid: int) -> str:
-        """A message saying why an action id is not legal now."""
+    def _why_illegal(self, aid: int) -> str:
+        """Why an action id is not legal now, with the components' ids."""
         if not 0 <= aid < A.NUM_ACTIONS:
             return f"there is no action with id {aid} (ids are 0-{A.NUM_ACTIONS - 1})"
         text = A.TEXTS[aid]

@@ -12,6 +12,7 @@ from typing import Any
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS
 from kamon.games.white_castle.effects import EffectRules
+from kamon.games.white_castle.names import SPACE_NAMES
 
 
 class PlacementRules(EffectRules):
@@ -117,7 +118,7 @@ class PlacementRules(EffectRules):
         elif cost < 0:
             self.clans[p].coins -= cost
         self.placements[p] += 1
-        self.log(f"{self.name(p)} places the {COLOURS[b]} {v} on {A.SPACES[s]}"
+        self.log(f"{self.name(p)} places the {COLOURS[b]} {v} on {SPACE_NAMES[s]}"
                  + (f", paying {cost} coin{'s' if cost > 1 else ''}" if cost > 0 else
                     f", gaining {-cost} coin{'s' if cost < -1 else ''}" if cost < 0 else ""))
         # Space action(s) first on the stack, the Lantern reward above them (it comes first).

@@ -30,6 +30,7 @@ from kamon.games.white_castle.data import (
     _effects,
     parse_effect,
 )
+from kamon.games.white_castle.names import component_name, words
 from kamon.games.white_castle.state import WhiteCastleState, effect_text
 
 CLAN_STYLE = {"blue": "bold dodger_blue1", "yellow": "bold yellow", "red": "bold red",
@@ -166,7 +167,7 @@ def castle_table(state: WhiteCastleState) -> Table:
     for r in range(5):
         card = d.card(state.room_cards[r])
         cell = Text()
-        cell.append(card.id, style="italic")
+        cell.append(component_name(card.id), style="italic")
         for i, blk in enumerate(card.blocks):
             colour = COLOURS[state.room_tiles[r][i]] if i < len(state.room_tiles[r]) else "?"
             cell.append("\n")
@@ -174,7 +175,7 @@ def castle_table(state: WhiteCastleState) -> Table:
             cell.append(f" {A.BLOCK_NAMES[r][i]}: {block_text(blk)}")
         tb.add_row(A.ROOMS[r], cell, dice_on_space(state, r), clans_with_counts(state, where[r + 1]))
     slots = Text()
-    slots.append(state.daimyo_card, style="italic")
+    slots.append(component_name(state.daimyo_card), style="italic")
     for s, effects in enumerate(d.daimyo[state.daimyo_card]):
         slots.append(f"\nslot {s + 1}: {effects_text(effects)} — ")
         holder = state.daimyo_slots[s]
@@ -244,7 +245,7 @@ def card_text(state: WhiteCastleState, card_id: str | None) -> Text:
     if card_id is None:
         return Text("none yet", style="dim")
     card = state.data.card(card_id)
-    t = Text(card_id.replace("_", " "), style="italic")
+    t = Text(component_name(card_id), style="italic")
     for blk in card.blocks:
         rows = "any row" if len(blk.rows) == len(ROWS) else "+".join(blk.rows)
         t.append(f"\n{rows}: {block_text(blk)}")
@@ -362,7 +363,7 @@ def _card_entries(raw: dict[str, Any], what: str, out: dict[str, dict[str, str]]
         extra[f"block{i + 1}_rows"] = " ".join(blk.rows)
     back = effect_text(card.lantern) if card.lantern else "nothing"
     extra["lantern"] = effect_short(card.lantern) if card.lantern else ""
-    text = f"{what} {card.id}" + (" (3-4 players only)" if card.diamond else "")
+    text = f"{component_name(card.id)}{what}" + (" (3-4 players only)" if card.diamond else "")
     if blocks:
         text += ". Blocks: " + "; ".join(blocks)
     text += f". In the Lantern Area it gives: {back}."
@@ -379,13 +380,13 @@ def component_texts() -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     cc = raw["castle_cards"]
     for c in cc["steward"]:
-        _card_entries(c, "Steward card (floor 1)", out)
+        _card_entries(c, " (floor 1)", out)
     for c in cc["diplomat"]:
-        _card_entries(c, "Diplomat card (floor 2)", out)
+        _card_entries(c, " (floor 2)", out)
     for c in cc["daimyo_favor"]:
         slots = sorted(c["slots"], key=lambda s: s["slot"])
         parts = {f"slot{s['slot']}": _shorts(_effects(s["effects"], c["id"])) for s in slots}
-        text = (f"Daimyo's favour card {c['id']}: a courtier reaching the Daimyo's room may "
+        text = (f"The {c['id']}: a courtier reaching the Daimyo's room may "
                 "take a free slot, once, for ever. " + "; ".join(
                     f"slot {s['slot']}: {effects_text(_effects(s['effects'], c['id']))}"
                     for s in slots))
@@ -394,19 +395,19 @@ def component_texts() -> dict[str, dict[str, str]]:
     for c in sc["starting_resource"]:
         gains = effects_text(_effects(c["on_take"], c["id"]))
         lantern = parse_effect(c["lantern_icon"], c["id"])
-        text = (f"Starting resource card {c['id']}: take {gains}"
+        text = (f"{c['id']}: take {gains}"
                 + (f", plus the decree {c['decree']}" if c.get("decree") else "")
                 + f". Then it lies in the Lantern Area giving {effect_text(lantern)}.")
         out[c["id"]] = _entry(text, c.get("confidence"), gains=_shorts(
             _effects(c["on_take"], c["id"])), lantern=effect_short(lantern),
             decree=c.get("decree") or "")
     for c in sc["starting_action"]:
-        _card_entries(c, "Starting action card", out)
+        _card_entries(c, "", out)
     for c in sc["decree"]:
-        _card_entries(c, "Decree card (no action)", out)
+        _card_entries(c, " (no action)", out)
     for t in raw["die_tiles"]["tiles"]:
         reward = _effects(t["reward_side"], t["id"])
-        text = (f"Die tile {t['id']}: {t['colour_side']} side in a castle room (a "
+        text = (f"The {t['id']}: {t['colour_side']} side in a castle room (a "
                 f"{t['colour_side']} die may activate the block beside it); at the Well it "
                 f"lies reward side up and every Well visit gives {effects_text(reward)}.")
         out[t["id"]] = _entry(text, t.get("confidence"), colour=t["colour_side"],
@@ -425,7 +426,7 @@ def component_texts() -> dict[str, dict[str, str]]:
     for g in raw["gardens"]["cards"]:
         eff = _effects(g["effects"], g["id"])
         out[g["id"]] = _entry(
-            f"{g['kind'].capitalize()} garden {g['id']}: a gardener here costs {g['food_cost']} "
+            f"{g['id']}: a gardener here costs {g['food_cost']} "
             f"food, then gives {effects_text(eff)}; after rounds 1 and 2 it gives that again if "
             f"its bridge still has dice; {g['cp']} CP per gardener at the end.",
             g.get("confidence"), effects=_shorts(eff))
@@ -459,11 +460,15 @@ def component_texts() -> dict[str, dict[str, str]]:
     for c in _raw_json("solo_deck.json")["cards"]:
         bridge, side = c["bridge_side"], c["action_side"]
         icons = "; then ".join(_solo_icon(a) for a in side["actions"])
-        text = (f"Solitaire card {c['id']}. Bridge side: the rival takes the {bridge['die_colour']}"
+        text = (f"{c['id']}. Bridge side: the rival takes the {bridge['die_colour']}"
                 f" die at the {bridge['bridge_position']} of its bridge and puts it on "
                 f"{bridge['destination'].replace('_', ' ')}. Action side: {icons}.")
         conf = f"bridge side {bridge['confidence']}; action side {side['confidence']}"
         out[c["id"]] = _entry(text, conf)
+    for cid, entry in out.items():  # the words a player reads: the rulebook's names
+        entry["text"] = words(entry["text"])
+        if component_name(cid) != cid:
+            entry["name"] = component_name(cid)
     return out
 
 

@@ -116,7 +116,7 @@ def new_state(data: WCData, players: int, seed: int, options: dict[str, Any]) ->
     # Castle (steps 2-4).
     s.room_cards, s.steward_deck, s.diplomat_deck, redeals = deal_castle(data, players, rng)
     if redeals:
-        s.events.append(f"castle cards re-dealt {redeals} time(s): all showed the same "
+        s.log(f"castle cards re-dealt {redeals} time(s): all showed the same "
                         "dark-background action")
     s.daimyo_card = rng.choice(sorted(data.daimyo))
     s.daimyo_slots = [None, None, None]
@@ -168,10 +168,10 @@ def new_state(data: WCData, players: int, seed: int, options: dict[str, Any]) ->
     s.fired = []
     s.stack = []
     s.rng = rng
-    s.events.append(
+    s.log(
         f"setup: {players} players; turn order "
         + ", ".join(s.name(p) for p in s.order) + "; castle "
-        + ", ".join(s.room_cards) + f"; Daimyo {s.daimyo_card}; Well tiles "
+        + ", ".join(s.room_cards) + f"; {s.daimyo_card}; Well tiles "
         + " + ".join(s.well_tiles))
     if solo_game:
         _solo_setup(s, data, rng, str(options.get("difficulty", "medium")))
@@ -205,11 +205,11 @@ def _solo_setup(s: WhiteCastleState, data: WCData, rng: Rng, difficulty: str) ->
     if decree:
         c.lantern.append(decree)
     recon = sum(card.reconstructed for card in data.solo_deck.values())
-    s.events.append(f"solo game, {difficulty}: the Tokugawa rival starts with {cp} CP, "
+    s.log(f"solo game, {difficulty}: the Tokugawa rival starts with {cp} CP, "
                     f"{'first' if heron == 1 else 'second'} in turn order, at {passage} on the "
                     f"Passage of Time; Solitaire deck: {recon} of its 18 card faces are "
                     "RECONSTRUCTED (not public text)")
-    s.events.append(f"blue draws {resources[0]} with {action_cards[0]}"
+    s.log(f"blue draws {resources[0]} with {action_cards[0]}"
                     + (f" and {decree}" if decree else ""))
     if on_take:
         s.stack.append(("effects", human, tuple(on_take), resources[0]))

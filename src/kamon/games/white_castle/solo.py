@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS
+from kamon.games.white_castle.names import SPACE_NAMES
 
 if TYPE_CHECKING:
     # The state with its rules (turns.py calls in here with itself; WhiteCastleState is one).
@@ -71,7 +72,7 @@ def rival_turn(state: Turns) -> tuple[tuple[Any, ...], ...]:
         state.lone_left[b] = idx == 1
     value = dice.pop(idx)
     dest = top.destination
-    where = A.SPACES[dest]
+    where = SPACE_NAMES[dest]
     if dest != A.SP_WELL and len(state.spaces[dest]) >= state.max_dice():
         state.log(f"{where} is occupied: the rival's die goes to the Well (coins only)")
         dest = A.SP_WELL
@@ -82,7 +83,7 @@ def rival_turn(state: Turns) -> tuple[tuple[Any, ...], ...]:
     shown = ", ".join(row)
     state.log(f"the rival reveals {shown}; the deck's top card {top_id} names the "
               f"{COLOURS[b]} die at the {top.position} ({value}), which goes to "
-              f"{A.SPACES[dest]}"
+              f"{SPACE_NAMES[dest]}"
               + (f", gaining {gain} coin{'s' if gain > 1 else ''}" if gain else ""))
     used = row[-2:]
     icons = tuple(icon for cid in used for icon in state.data.solo_deck[cid].actions)

@@ -12,6 +12,7 @@ from typing import Any
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import WORKERS
 from kamon.games.white_castle.effects import EffectRules, effect_text
+from kamon.games.white_castle.names import LOC_NAMES
 
 AUDIENCE_COINS = 2
 CLIMB_PEARL = {1: 2, 2: 5}
@@ -134,7 +135,7 @@ class WorkerRules(EffectRules):
         self._pay_res(p, 2, CLIMB_PEARL[floors])
         c.courtiers[c.courtiers.index(src)] = dst
         self.log(f"{self.name(p)} pays {CLIMB_PEARL[floors]} pearl: a courtier climbs from "
-                 f"{A.LOCS[src]} to {A.LOCS[dst]}")
+                 f"{LOC_NAMES[src]} to {LOC_NAMES[dst]}")
         if dst == 6:
             self.stack.append(("daimyo", p))
             self.stack.append(("lantern", p))

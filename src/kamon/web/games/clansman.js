@@ -9,8 +9,10 @@
 // width, one unit a pixel, and drawn again when that width changes; on a phone anything
 // that can be chosen is at least 44 px each way. Every legal action that has a place on
 // the table is bound there through ctx.bind (a click plays it, a tap selects and explains).
-import { legalSample, legend as marksLegend, reconMarkInline, selectedSample } from "../marks.js";
-import { GAP, html, indexLegal, sizes } from "./clansman/base.js";
+import {
+  RECENT_WORDS, legalSample, legend as marksLegend, reconMarkInline, recentSample, selectedSample,
+} from "../marks.js";
+import { GAP, SEATS, html, indexLegal, sizes } from "./clansman/base.js";
 import { centre } from "./clansman/centre.js";
 import { playerPanel } from "./clansman/players.js";
 import { legend, scoreTable } from "./clansman/scores.js";
@@ -18,6 +20,18 @@ import { statusBar, turnPanel } from "./clansman/status.js";
 
 let lastCall = null;
 let resizeHooked = false;
+
+/** The cards a move (by its notation: "obtain 412", "marry 300 teal", "convert 401
+ *  soldier", "hero 902") acted on; a clan card 300 is the one in the named colour's row. */
+export function recentTargets(root, notation) {
+  const [verb, card, extra] = String(notation).split(" ");
+  if (!["marry", "convert", "hero", "obtain", "hand"].includes(verb)) return [];
+  if (!/^\d+$/.test(card || "") || extra === "tadokoro") return [];
+  const owner = SEATS.indexOf(extra);
+  const scope = verb === "marry" && owner >= 0
+    ? root.querySelector(`[data-area="gozoku-${owner}"]`) : root;
+  return scope ? [...scope.querySelectorAll(`[data-card="${card}"]`)] : [];
+}
 
 /** Draw the whole I, Clansman table for one payload into root. */
 export function render(root, payload, context) {
@@ -54,6 +68,7 @@ export function render(root, payload, context) {
     [legalSample(), "a choice you can make now (click it; on a phone tap it, then tap again or press Play)"],
     [selectedSample(), "tapped, waiting for Play"],
     [reconMarkInline(), "reconstructed card data, not read from the rulebook as printed (hover for what)"],
+    [recentSample(), RECENT_WORDS],
     [null, "♀ a daughter · ★ start player · ▶ deciding now"],
   ]));
   root.appendChild(board);

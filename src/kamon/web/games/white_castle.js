@@ -16,6 +16,18 @@ import { draftArea, riverArea } from "./white_castle/river.js";
 import { html } from "./white_castle/svg.js";
 import { tracksArea } from "./white_castle/tracks.js";
 
+/** The board elements a move (by its notation) of `seat` acted on: every target is keyed
+ *  by the notation of the move it stands for, legal now or not (model.js); a die placed
+ *  in a domain is found in that clan's domain. A bridge end is not marked: the die taken
+ *  from it is, on the space where it was placed. */
+export function recentTargets(root, notation, seat) {
+  if (notation.startsWith("take ")) return [];  // the die taken is marked where it went
+  if (notation === "place domain") {
+    return [...root.querySelectorAll(`[data-key="place domain"][data-owner="${seat}"][data-filled]`)];
+  }
+  return [...root.querySelectorAll(`[data-key="${CSS.escape(notation)}"]`)];
+}
+
 /** Draw the whole White Castle board for this payload into root. */
 export function render(root, payload, ctx) {
   root.replaceChildren();

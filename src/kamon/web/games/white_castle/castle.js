@@ -60,7 +60,7 @@ function room(tiles, b, r) {
   g.appendChild(bg);
   g.appendChild(label(10, 19, ROOM_TITLES[r], "wc-b"));
   const back = entry.lantern ? ` · back ${entry.lantern}` : "";
-  const cardLabel = label(10, 34, `${card.replace(/_/g, " ")}${back}`, "wc-xs");
+  const cardLabel = label(10, 34, `${b.name(card)}${back}`, "wc-xs");
   b.explain(cardLabel, b.words(card));
   g.appendChild(cardLabel);
   const stack = v.spaces[r];
@@ -74,7 +74,7 @@ function room(tiles, b, r) {
     const tileColour = (v.room_tiles[r] || [])[i];
     g.appendChild(cardBlock(b, 8, y, TILE_W - 16, BLOCK_H, entry, i, tileColour,
       `block ${ROOMS[r]} ${BLOCK_NAMES[r][i]}`,
-      `${ROOM_TITLES[r]}, ${BLOCK_NAMES[r][i]} block of ${card.replace(/_/g, " ")}`));
+      `${ROOM_TITLES[r]}, ${BLOCK_NAMES[r][i]} block of ${b.name(card)}`));
     y += BLOCK_H + 4;
   }
   const here = b.courtiersAt(r + 1);
@@ -102,7 +102,7 @@ function daimyo(tiles, b) {
   const bg = frame(1, 1, TILE_W - 2, 198, "wc-room-bg wc-daimyo", 8);
   g.appendChild(bg);
   g.appendChild(label(10, 19, "Daimyo's room", "wc-b"));
-  g.appendChild(label(10, 34, `${card.replace(/_/g, " ")} · floor 3 · no dice`, "wc-xs"));
+  g.appendChild(label(10, 34, `${b.name(card)} · floor 3 · no dice`, "wc-xs"));
   const sw = (TILE_W - 16 - 8) / 3;
   for (let k = 0; k < 3; k++) {
     const sg = svg("g", { class: "wc-slot", transform: `translate(${8 + k * (sw + 4)},42)` });

@@ -90,7 +90,7 @@ function lanternArea(s, b, clan, y) {
     const card = svg("g", { class: "wc-lantern-card", transform: `translate(${x},${line})` });
     card.appendChild(svg("rect", { width: w, height: 20, rx: 4 }));
     card.appendChild(label(w / 2, 14, txt, "wc-t", { "text-anchor": "middle" }));
-    b.explain(card, `Lantern area: ${cid.replace(/_/g, " ")} gives ${txt} at every Lantern reward. `
+    b.explain(card, `Lantern area: ${b.name(cid)} gives ${txt} at every Lantern reward. `
       + b.words(cid), cid, [w - 2, 2, 6]);
     s.appendChild(card);
     x += w + 5;
@@ -117,6 +117,9 @@ function domainRow(b, p, c, y) {
   else ds.appendChild(label(TARGET / 2, TARGET / 2 + 6, "6", "wc-printed", { "text-anchor": "middle", "font-size": 16 }));
   b.explain(ds, `Domain die space for ${colour} dice (counts as a 6): `
     + `${d ? `${COLOURS[d[0]]} ${d[1]} placed this round` : "empty"}. ${b.words(`domain_${colour}`)}`);
+  ds.setAttribute("data-key", "place domain");  // what just happened finds it by clan
+  ds.setAttribute("data-owner", String(p));
+  if (d) ds.setAttribute("data-filled", "true");
   if (mine && v.held && v.held[0] === c) b.bind(ds, "place domain");
   g.appendChild(ds);
   const vis = svg("g", { transform: "translate(52,17)" });
@@ -169,7 +172,7 @@ function cardTile(tiles, b, p) {
     return;
   }
   const entry = b.comp(clan.card);
-  const head = label(8, 16, `Action card: ${clan.card.replace(/_/g, " ")}`, "wc-b");
+  const head = label(8, 16, `Action card: ${b.name(clan.card)}`, "wc-b");
   b.explain(head, b.words(clan.card));
   s.appendChild(head);
   const ordinals = ["first", "second", "third"];
@@ -178,7 +181,7 @@ function cardTile(tiles, b, p) {
     const first = Math.max(0, ROW_NAMES.indexOf(rows[0]));
     s.appendChild(cardBlock(b, 8, 26 + first * ROW_H, TILE_W - 16, rows.length * ROW_H - 8, entry, i, null,
       p === b.you ? `card ${ordinals[i]}` : null,
-      `Action card ${clan.card.replace(/_/g, " ")}, ${rows.join(" + ")} row block`));
+      `Action card ${b.name(clan.card)}, ${rows.join(" + ")} row block`));
   }
 }
 

@@ -1,6 +1,8 @@
 // Above the White Castle board: the round, phase and turn order, the die in hand, the
 // decision in hand as buttons (effects to order, pay or stop), and the board's legend.
-import { legalSample, legend, reconMarkInline, selectedSample } from "../../marks.js";
+import {
+  RECENT_WORDS, legalSample, legend, reconMarkInline, recentSample, selectedSample,
+} from "../../marks.js";
 import { effectLong, effectShort } from "./pieces.js";
 import { COLOURS, html } from "./svg.js";
 
@@ -84,6 +86,7 @@ export function boardLegend() {
     [legalSample(), "a choice you can make now (click it; on a phone tap it, then tap again or press Play)"],
     [selectedSample(), "tapped, waiting for Play"],
     [reconMarkInline(), "reconstructed data, not read from the printed game (hover for the source)"],
+    [recentSample(), RECENT_WORDS],
     [null, "▭ dashed box: a die space and its printed value"],
     [null, "⬡ lantern end of a bridge"],
     [null, "◆ Daimyo seal"],

@@ -22,6 +22,11 @@ export class Board {
     return this.components[id] || { text: String(id).replace(/_/g, " "), confidence: "" };
   }
 
+  /** A component's name as the rulebook gives it ("Steward card 10"), never its id. */
+  name(id) {
+    return this.comp(id).name || String(id).replace(/_/g, " ");
+  }
+
   /** A component's words without the data's bracketed confidence note. */
   words(id) {
     return this.comp(id).text.replace(/ \[[^\]]*\]$/, "");
@@ -45,8 +50,10 @@ export class Board {
     return el;
   }
 
-  /** Make el the board's target of the legal action with this notation, if there is one. */
+  /** Make el the board's target of the legal action with this notation, if there is one;
+   *  legal or not, el keeps the notation as its key (what just happened is found by it). */
   bind(el, notation) {
+    if (!el.hasAttribute("data-key")) el.setAttribute("data-key", notation);
     const a = this.byNotation.get(notation);
     if (!a || !this.ctx.bind || !this.ctx.bind(el, a)) return false;
     this.placed.add(notation);

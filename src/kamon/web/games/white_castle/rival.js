@@ -29,7 +29,7 @@ export function rivalTile(tiles, b, p) {
   s.appendChild(deck);
   let y = 136;
   if (v.discarded && v.discarded.length) {
-    const t = wrapped(8, y, `Removed by the rival: ${v.discarded.map(c => c.replace(/_/g, " ")).join(", ")}`,
+    const t = wrapped(8, y, `Removed by the rival: ${v.discarded.map(c => b.name(c)).join(", ")}`,
       44, "wc-s", 12, 3);
     t.setAttribute("data-explain", "Castle cards the rival's climbing courtiers removed from the game");
     s.appendChild(t);

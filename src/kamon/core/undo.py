@@ -1,0 +1,49 @@
+"""The undo rule every front end shares (web server and terminal): a player may take back
+their own last decision in force while it revealed nothing (no die rolled, no card drawn,
+no other player moved since)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from kamon.core.errors import IllegalAction
+from kamon.core.protocol import State
+from kamon.core.rng import Rng
+
+UNDO_SAMPLES = 4  # re-sampled hidden states compared to decide if a move revealed anything
+
+
+def may_undo(before: State, aid: int, after: State, mover: int, seat: int) -> bool:
+    """May `seat` take back the move `aid` that `mover` played from `before` to `after`?
+    Only its own move, not once the game is over, and only if the move revealed nothing."""
+    if mover != seat or after.is_over():
+        return False
+    return not reveals(before, aid, after, seat)
+
+
+def reveals(before: State, aid: int, after: State, seat: int) -> bool:
+    """Did playing `aid` from `before` reveal hidden information? It did if, from some
+    re-sampling of what `seat` cannot see, the same move leads to a different public
+    position (a die rolled, a card drawn, a deck reshuffled, a rival's card revealed)."""
+    public = after.view(None)
+    canon: str | None = None
+    for k in range(UNDO_SAMPLES):
+        alt = before.determinize(seat, Rng(0xC0FFEE + k))
+        try:
+            alt.apply(aid)
+        except IllegalAction:
+            return True
+        seen = alt.view(None)
+        if seen == public:  # equal values: equal canonical JSON, no need to encode
+            continue
+        if canon is None:
+            canon = _canon(public)
+        if _canon(seen) != canon:
+            return True
+    return False
+
+
+def _canon(view: dict[str, Any]) -> str:
+    """A view as canonical JSON, for comparing positions."""
+    return json.dumps(view, sort_keys=True, default=str)

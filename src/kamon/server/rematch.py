@@ -1,0 +1,115 @@
+"""Rematch: a finished game's table plays again with a new deal.
+
+A seat of a finished game asks for the rematch with its token. The new game has the same
+game, options and seats (each bot at its level; each human seat acts with the same seat
+token as before, so every player's new link is their old token on the new game, and the
+server stores no new secret). The seed is the server's, unless the finished game was a
+practice game and the request chooses one. One finished game has at most one rematch:
+asking again (or two players at once) answers the same new game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from kamon.core.errors import KamonError
+from kamon.server.service import GameService, ServiceError, storage
+from kamon.server.store import MAX_SEED, SeatRow, StoreError
+from kamon.server.tables import ensure_tables
+
+
+class _Exists(Exception):
+    """The finished game already has a rematch (its id)."""
+
+    def __init__(self, rematch_id: str) -> None:
+        """The rematch's id."""
+        super().__init__(rematch_id)
+        self.rematch_id = rematch_id
+
+
+def rematch_of(service: GameService, game_id: str) -> str | None:
+    """The id of the finished game's rematch, if one was made."""
+    ensure_tables(service.store)
+    with storage():
+        rows = service.store._query("SELECT rematch_id FROM rematches WHERE game_id = ?",
+                                    (game_id,), f"read the rematch of game {game_id}")
+    return str(rows[0][0]) if rows else None
+
+
+def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any], bool]:
+    """The rematch of a finished game for the seat whose token the body holds: its id,
+    seats and that seat's new link; and whether it was made just now (False: it existed).
+    Refused (and nothing stored) for a spectator, a bad token or an unfinished game."""
+    if not isinstance(body, dict):
+        raise ServiceError(400, "the request body must be a JSON object")
+    token = body.get("token")
+    if not isinstance(token, str) or not token:
+        raise ServiceError(400, "a rematch is asked by a seat: send the seat's 'token'")
+    loaded = service.load(game_id)
+    seat = service.seat_of(loaded, token)
+    assert seat is not None
+    if not loaded.state.is_over():
+        raise ServiceError(409, "a rematch is offered when the game is over; this one is "
+                                "still being played")
+    ensure_tables(service.store)
+    row = loaded.row
+    existing = rematch_of(service, game_id)
+    made = False
+    if existing is None:
+        seed = body.get("seed")
+        if seed is None:
+            seed, mode = secrets.randbits(63), ("casual" if row.mode == "practice"
+                                                else row.mode)
+        else:
+            if row.mode != "practice":
+                raise ServiceError(400, "only a practice game's rematch may choose its seed "
+                                        "(the server draws the deal of a game between "
+                                        "people): leave 'seed' out")
+            if not isinstance(seed, int) or isinstance(seed, bool) \
+                    or not 0 <= seed <= MAX_SEED:
+                raise ServiceError(400, f"'seed' must be an integer from 0 to {MAX_SEED}")
+            mode = "practice"
+        try:
+            loaded.game.new_game(row.players, seed, **row.options)
+        except (KamonError, ValueError, TypeError) as exc:
+            raise ServiceError(500, f"cannot set up the rematch: {exc}") from None
+        new_id = secrets.token_urlsafe(9)
+        seats = [SeatRow(s.seat, s.kind, s.level, s.token_hash) for s in loaded.seats]
+        store = service.store
+
+        def link(cur: Any) -> None:
+            cur.execute(store._sql("SELECT rematch_id FROM rematches WHERE game_id = ?"),
+                        (game_id,))
+            found = cur.fetchone()
+            if found is not None:
+                raise _Exists(str(found[0]))
+            cur.execute(store._sql("INSERT INTO rematches (game_id, rematch_id, created_at) "
+                                   "VALUES (?,?,?)"), (game_id, new_id, row.updated_at))
+
+        try:
+            with storage():
+                store.create_game(new_id, row.game, row.players, seed, dict(row.options),
+                                  seats, mode, extra=link)
+            existing, made = new_id, True
+        except _Exists as exc:
+            existing = exc.rematch_id
+        except (ServiceError, StoreError):
+            existing = rematch_of(service, game_id)  # another server made it first
+            if existing is None:
+                raise
+    return answer(service, existing, seat), made
+
+
+def answer(service: GameService, rematch_id: str, seat: int | None) -> dict[str, Any]:
+    """What a seat is told of a rematch: the game, its seats, and its own link (the old
+    token carries over; the client holds it, so the link is given as a path to fill)."""
+    loaded = service.load(rematch_id)
+    state = loaded.state
+    return {
+        "id": rematch_id, "game": loaded.row.game, "mode": loaded.row.mode,
+        "seat": seat,
+        "seats": [{"seat": s.seat, "name": state.name(s.seat), "kind": s.kind,
+                   "level": s.level} for s in loaded.seats],
+        "link": f"/play/{rematch_id}", "spectator_link": f"/play/{rematch_id}",
+    }

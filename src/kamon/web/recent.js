@@ -1,0 +1,45 @@
+// What just happened: the last turn of each other player — and of the solo rival, who has
+// no seat — (payload.recent) is marked on
+// the board — the elements its moves touched (found by the game's board module from the
+// moves' notation) get the "just played" mark until that player moves again — and the
+// log lines it wrote are highlighted. A turn seen for the first time arrives with a short
+// animation (none when the reader prefers reduced motion: style.css).
+
+const firstSeen = new Map();   // "<seat>@<version>" of a turn -> when this page first drew it
+const ARRIVING_MS = 1500;      // redrawn within this time (the same turn pushed again, the
+                               // page's first payloads), the turn still arrives
+
+/** Mark on the board (root) what each recent turn touched, and say so in its words. */
+export function markRecent(root, payload, renderer) {
+  const find = renderer && renderer.recentTargets;
+  if (!find) return;
+  for (const turn of payload.recent || []) {
+    const who = turn.seat ?? turn.party;   // a seat, or a party without one (the rival)
+    const id = `${who}@${turn.version}`;
+    if (!firstSeen.has(id)) firstSeen.set(id, performance.now());
+    const fresh = performance.now() - firstSeen.get(id) < ARRIVING_MS;
+    for (const notation of turn.moves) {
+      for (const node of find(root, notation, turn.seat)) {
+        node.classList.add("recent-move");
+        if (fresh) node.classList.add("recent-arrive");
+        node.setAttribute("data-recent-seat", String(who));
+        const words = node.getAttribute("data-explain") || "";
+        if (!words.includes("Just played")) {
+          node.setAttribute("data-explain",
+            `${words ? words + " — " : ""}Just played by ${turn.name}: ${notation}`);
+        }
+      }
+    }
+  }
+}
+
+/** Highlight the log lines (li elements, oldest first) that the recent turns wrote. */
+export function markRecentLog(items, payload) {
+  for (const turn of payload.recent || []) {
+    for (let i = turn.log_from; i < turn.log_to && i < items.length; i++) {
+      items[i].classList.add("recent-log");
+      items[i].setAttribute("data-recent-seat", String(turn.seat ?? turn.party));
+      items[i].title = `just played by ${turn.name}`;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+"""What each bot level is said to be comes from one place (kamon.agents.level_summaries):
+the lobby's catalogue gives it per game, and the README's bot table says the same figures
+(issue 10: the lobby said "2700 reference iterations" where the README said 900/1,227)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from kamon.agents import HARD_ITERATIONS, LEVELS, level_summaries, make_agent
+from kamon.agents.base import hooks_for
+from kamon.games import get_game
+from kamon.server.app import create_app
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def summaries(name: str) -> dict[str, str]:
+    """The level words of a game."""
+    g = get_game(name)
+    return level_summaries(g.new_game(g.min_players, 0))
+
+
+def hard_iterations(name: str) -> int:
+    """The iterations the hard level's words give for a game."""
+    m = re.search(r"([\d,]+) iterations", summaries(name)["hard"])
+    assert m, summaries(name)
+    return int(m[1].replace(",", ""))
+
+
+def test_the_hard_level_words_give_the_iterations_it_searches_with() -> None:
+    """The figure in the words is the budget the hard agent really uses in that game."""
+    for name in ("white-castle", "clansman"):
+        g = get_game(name)
+        state = g.new_game(g.min_players, 0)
+        weight = hooks_for(state).mcts_iteration_weight
+        assert hard_iterations(name) == max(1, round(HARD_ITERATIONS / weight))
+        assert set(summaries(name)) == set(LEVELS)
+        assert make_agent("hard", 1).name == "hard"
+    assert hard_iterations("white-castle") != hard_iterations("clansman")
+
+
+def test_the_readme_bot_table_says_what_the_levels_say() -> None:
+    """The README's `hard` row names each game's iteration figure of the level words."""
+    rows = [line for line in README.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| `hard`")]
+    assert len(rows) == 1, rows
+    for name in ("white-castle", "clansman"):
+        assert f"{hard_iterations(name):,}" in rows[0], (name, rows[0])
+
+
+def test_the_catalog_gives_each_game_its_level_words(tmp_path: Path) -> None:
+    """The lobby reads each game's `levels` from the catalogue: the same words."""
+    with TestClient(create_app(str(tmp_path / "k.db"), bot_workers=0, bot_delay=0)) as c:
+        catalog = c.get("/api/catalog").json()
+    for entry in catalog["games"]:
+        assert entry["levels"] == summaries(entry["name"])
+        assert "reference" not in entry["levels"]["hard"]
