@@ -1,33 +1,48 @@
 """Benchmark of the bots' strength: the ladder of win rates, and MCTS iterations per second.
 
 Usage: python bench/bench_agents.py [--games N] [--baseline-games N] [--jobs J] [--seed S]
-                                    [--only white-castle|clansman] [--skip-speed]
+           [--only white-castle|clansman] [--rows KEY,...] [--skip-ladder] [--skip-speed]
+           [--baseline CHECKOUT] [--speed-positions N] [--repeats N]
+           [--log DIR] [--from-log DIR]
 
-Matchups (seats rotated every game, each deal played from every rotation, seeded):
-  The White Castle, 4 players: greedy vs 3 random; hard vs 3 greedy
-  The White Castle, solo: hard vs the Tokugawa rival at difficulty hard
-  I, Clansman, 4 players (Beginner): greedy vs 3 random; hard vs 3 greedy
+Matchups (seats rotated every game, each deal played from every rotation, seeded), by key:
+  wc-greedy   The White Castle, 4 players: greedy vs 3 random
+  wc-hard     The White Castle, 4 players: hard vs 3 greedy
+  wc-solo     The White Castle, solo: hard vs the Tokugawa rival at difficulty hard
+  cl-greedy   I, Clansman, 4 players (Beginner): greedy vs 3 random
+  cl-hard     I, Clansman, 4 players (Beginner): hard vs 3 greedy
+  and, only when asked with --rows (expert thinks 3 s of wall clock a decision):
+  wc-solo-expert, wc-expert, cl-expert   the same with expert instead of hard
 For each: the agent's games, wins, win rate with its Wilson 95% interval, its mean
 score against the field's, and its thinking time per decision (wall clock, which
 other processes on the machine slow down, and the process's CPU time, which they do
-not). In a 4-player game an even match wins 25%.
+not). In a 4-player game an even match wins 25%. With --log DIR each game's result is
+appended to DIR/<row>.jsonl as it ends, and --from-log DIR prints the rows from such
+logs (so a long run cut short, or rows run in separate processes, still give a table).
 
-Then, per game, MCTS iterations per second on one core (CPU time), at the hard level's
-settings, over positions from seeded games. It prints, never asserts.
+Then, per game, MCTS iterations per CPU second on one core over positions from seeded
+games: at the budget the hard level had before issue 14 (900 / 1,227 iterations), for
+this checkout and, with --baseline, another one (e.g. a worktree at 959a145) on the
+same positions in alternation, with the ratio; and for each search level as it stands.
+It prints, never asserts.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
-from kamon.agents import HARD_ITERATIONS, LEVELS, GreedyAgent, MCTSAgent, RandomAgent
+from kamon.agents import LEVELS, GreedyAgent, RandomAgent
 from kamon.core.protocol import State
 from kamon.games import get_game
-from kamon.sim.tournament import Line, run_tournament
+from kamon.sim.tournament import GameResult, Line, TournamentResult, run_tournament
 
 
 @dataclass(frozen=True)
@@ -43,39 +58,86 @@ class Matchup:
     baseline: bool = False
 
 
-MATCHUPS = (
-    Matchup("WC 4p: greedy vs 3 random", "white-castle", "greedy", ("random",) * 3, 4,
-            baseline=True),
-    Matchup("WC 4p: hard vs 3 greedy", "white-castle", "hard", ("greedy",) * 3, 4),
-    Matchup("WC solo: hard vs rival (hard)", "white-castle", "hard", (), 1,
-            (("difficulty", "hard"),)),
-    Matchup("Clansman 4p: greedy vs 3 random", "clansman", "greedy", ("random",) * 3, 4,
-            baseline=True),
-    Matchup("Clansman 4p: hard vs 3 greedy", "clansman", "hard", ("greedy",) * 3, 4),
-)
+SEARCH_LEVELS = ("hard", "expert")
+SOLO = (("difficulty", "hard"),)
+
+MATCHUPS = {
+    "wc-greedy": Matchup("WC 4p: greedy vs 3 random", "white-castle", "greedy",
+                         ("random",) * 3, 4, baseline=True),
+    "wc-hard": Matchup("WC 4p: hard vs 3 greedy", "white-castle", "hard", ("greedy",) * 3, 4),
+    "wc-solo": Matchup("WC solo: hard vs rival (hard)", "white-castle", "hard", (), 1, SOLO),
+    "cl-greedy": Matchup("Clansman 4p: greedy vs 3 random", "clansman", "greedy",
+                         ("random",) * 3, 4, baseline=True),
+    "cl-hard": Matchup("Clansman 4p: hard vs 3 greedy", "clansman", "hard", ("greedy",) * 3, 4),
+    "wc-expert": Matchup("WC 4p: expert vs 3 greedy", "white-castle", "expert",
+                         ("greedy",) * 3, 4),
+    "wc-solo-expert": Matchup("WC solo: expert vs rival (hard)", "white-castle", "expert", (),
+                              1, SOLO),
+    "cl-expert": Matchup("Clansman 4p: expert vs 3 greedy", "clansman", "expert",
+                         ("greedy",) * 3, 4),
+}
+DEFAULT_ROWS = ("wc-greedy", "wc-hard", "wc-solo", "cl-greedy", "cl-hard")
 
 
-def run_matchup(m: Matchup, games: int, jobs: int, seed: int) -> tuple[Line, Line, float]:
-    """Play one matchup; (the agent's line, the field's line, elapsed seconds)."""
-    start = time.perf_counter()
-    result = run_tournament(m.game, [m.agent, *m.field], games, m.players, seed, jobs,
-                            dict(m.options))
+def hero_and_field(m: Matchup, result: TournamentResult) -> tuple[Line, Line]:
+    """The agent's line and the field's (the greedy seats, or the solo rival)."""
     lines = {ln.label: ln for ln in result.by_agent()}
     hero = lines[m.agent]
     field = next(ln for name, ln in lines.items() if name != m.agent)
+    return hero, field
+
+
+def run_matchup(m: Matchup, games: int, jobs: int, seed: int,
+                log: Path | None = None) -> tuple[Line, Line, float]:
+    """Play one matchup; (the agent's line, the field's line, elapsed seconds). With a log,
+    each game's result is appended to it as a JSON line as soon as it ends."""
+
+    def record(res: GameResult) -> None:
+        """Append one finished game to the log."""
+        if log is not None:
+            with log.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(asdict(res)) + "\n")
+
+    start = time.perf_counter()
+    result = run_tournament(m.game, [m.agent, *m.field], games, m.players, seed, jobs,
+                            dict(m.options), progress=record)
+    hero, field = hero_and_field(m, result)
     return hero, field, time.perf_counter() - start
 
 
-def speed(game_name: str, positions: int, seed: int) -> tuple[float, float, float]:
-    """MCTS at the hard level: iterations per CPU second, CPU s per search, iterations."""
+def logged_matchup(m: Matchup, log: Path) -> tuple[Line, Line]:
+    """The lines of the games a log holds (a run cut short still counts what it played)."""
+    rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+    result = TournamentResult(m.game, m.players, [m.agent, *m.field])
+    result.results = sorted((GameResult(**r) for r in rows), key=lambda r: r.index)
+    return hero_and_field(m, result)
+
+
+def print_row(m: Matchup, hero: Line, field: Line, elapsed: float | None) -> None:
+    """One ladder row: games, wins, win rate, interval, scores, time per decision."""
+    lo, hi = hero.interval
+    wall = f"{elapsed:>7.0f}" if elapsed is not None else f"{'-':>7}"
+    print(f"{m.label:34} {hero.games:>5} {hero.wins:>5g} {100 * hero.win_rate:>6.1f} "
+          f"{100 * lo:>6.1f}-{100 * hi:<6.1f} {hero.mean_score:>6.1f} "
+          f"{field.mean_score:>6.1f} {hero.seconds_per_decision:>6.3f} "
+          f"{hero.cpu_per_decision:>7.3f} {wall}")
+    sys.stdout.flush()
+
+
+# The hard level's search at 959a145 (before issue 14): 2,700 reference iterations
+# divided by the game's iteration weight. Speed is compared at these fixed budgets.
+REFERENCE_ITERATIONS = {"white-castle": 900, "clansman": 1227}
+WORKER = Path(__file__).with_name("mcts_speed.py")
+
+
+def speed_positions(game_name: str, count: int, seed: int) -> list[dict[str, Any]]:
+    """Positions spread over seeded 4-player games (3 greedy and 1 random seat), as records."""
     game = get_game(game_name)
-    iters = 0
-    cpu = 0.0
-    searches = 0
-    for k in range(positions):
+    out = []
+    for k in range(count):
         state: State = game.new_game(4, seed + k)
         bots = [GreedyAgent(seed + p) for p in range(3)] + [RandomAgent(seed)]
-        for _ in range(15 + 25 * k):  # positions spread over the game
+        for _ in range(15 + 25 * k):
             if state.is_over():
                 break
             p = state.to_move
@@ -83,15 +145,100 @@ def speed(game_name: str, positions: int, seed: int) -> tuple[float, float, floa
             state.apply(bots[p % 4].act(state))
         if state.is_over() or len(state.legal_actions()) < 2:
             continue
-        agent = LEVELS["hard"].build(seed + k)
-        assert isinstance(agent, MCTSAgent)
-        t = time.process_time()
-        agent.act(state)
-        cpu += time.process_time() - t
-        iters += agent.last_iterations
-        searches += 1
-    return ((iters / cpu if cpu else 0.0), (cpu / searches if searches else 0.0),
-            (iters / searches if searches else 0.0))
+        history: list[int] = list(state.history)
+        out.append({"game": game_name, "players": 4, "seed": seed + k, "options": {},
+                    "actions": history, "agent_seed": seed + k})
+    return out
+
+
+class SpeedWorker:
+    """A long-lived mcts_speed.py process timing one checkout (None: this one)."""
+
+    def __init__(self, checkout: Path | None) -> None:
+        """Start the worker; with a checkout, its src/ comes first on PYTHONPATH."""
+        env = dict(os.environ)
+        if checkout is not None:
+            src = checkout / "src"
+            if not (src / "kamon" / "agents" / "mcts.py").is_file():
+                raise SystemExit(f"--baseline {checkout}: no src/kamon/agents/mcts.py there")
+            env["PYTHONPATH"] = str(src)
+        self.proc = subprocess.Popen([sys.executable, str(WORKER)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env)
+
+    def ask(self, job: dict[str, Any]) -> dict[str, Any]:
+        """Send one job, wait for its answer."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(job) + "\n")
+        self.proc.stdin.flush()
+        answer: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        return answer
+
+    def close(self) -> None:
+        """End the worker (it exits when its stdin closes)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+@dataclass
+class Tally:
+    """Iterations and CPU seconds summed over searches."""
+
+    iterations: int = 0
+    cpu: float = 0.0
+    searches: int = 0
+
+    def add(self, answer: dict[str, Any]) -> None:
+        """Count one search's answer."""
+        self.iterations += int(answer["iterations"])
+        self.cpu += float(answer["cpu"])
+        self.searches += 1
+
+    @property
+    def rate(self) -> float:
+        """Iterations per CPU second."""
+        return self.iterations / self.cpu if self.cpu else 0.0
+
+
+def speed(games: list[str], positions: int, seed: int, baseline: Path | None,
+          repeats: int) -> None:
+    """Print MCTS iterations per CPU second: before/after at fixed budgets, and each level.
+
+    The same positions go to this checkout and (with --baseline) to the baseline's, in
+    alternation, so both see the same load on the machine."""
+    workers = {"after": SpeedWorker(None)}
+    if baseline is not None:
+        workers["before"] = SpeedWorker(baseline)
+    try:
+        for name in games:
+            ref = REFERENCE_ITERATIONS[name]
+            tallies = {label: Tally() for label in workers}
+            levels = {level: Tally() for level in SEARCH_LEVELS}
+            for k, pos in enumerate(speed_positions(name, positions, seed)):
+                for r in range(repeats):
+                    order = sorted(workers, reverse=(k + r) % 2 == 1)
+                    for label in order:
+                        tallies[label].add(workers[label].ask({**pos, "iterations": ref}))
+                for level, tally in levels.items():
+                    answer = workers["after"].ask({**pos, "level": level})
+                    if "skipped" not in answer:
+                        tally.add(answer)
+            after = tallies["after"]
+            line = f"  {name:14} at {ref} iterations: {after.rate:7.0f} iterations/s"
+            if "before" in tallies:
+                before = tallies["before"]
+                line += (f" now, {before.rate:7.0f} before: {after.rate / before.rate:4.2f}x "
+                         f"({after.searches} searches each)")
+            print(line)
+            for level, tally in levels.items():
+                if tally.searches:
+                    print(f"  {name:14} level {level:7} {tally.rate:7.0f} iterations/s, "
+                          f"{tally.iterations / tally.searches:7.0f} iterations and "
+                          f"{tally.cpu / tally.searches:6.3f} CPU s per search")
+            sys.stdout.flush()
+    finally:
+        for w in workers.values():
+            w.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,34 +250,50 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--seed", type=int, default=1000, help="first deal's seed")
     ap.add_argument("--only", choices=("white-castle", "clansman"), default=None)
+    ap.add_argument("--rows", default=",".join(DEFAULT_ROWS),
+                    help=f"matchups to play, comma-separated (known: {', '.join(MATCHUPS)})")
     ap.add_argument("--skip-speed", action="store_true", help="no iterations/s measurement")
+    ap.add_argument("--skip-ladder", action="store_true", help="only the speed measurement")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="another kamon checkout (e.g. a worktree at 959a145) to time "
+                         "before this one, on the same positions")
+    ap.add_argument("--speed-positions", type=int, default=8,
+                    help="positions per game for the speed measurement")
+    ap.add_argument("--repeats", type=int, default=1, help="searches per position and checkout")
+    ap.add_argument("--log", type=Path, default=None,
+                    help="directory: each row's games appended to <row>.jsonl as they end")
+    ap.add_argument("--from-log", type=Path, default=None,
+                    help="directory of such logs: print the rows from them, play nothing")
     args = ap.parse_args(argv)
-    print(f"hard = {LEVELS['hard'].summary}; normal = {LEVELS['normal'].summary}; "
-          f"easy = {LEVELS['easy'].summary}")
-    head = (f"{'matchup':34} {'games':>5} {'wins':>5} {'win %':>6} {'95% interval':>13} "
-            f"{'score':>6} {'field':>6} {'s/dec':>6} {'cpu/dec':>7} {'wall s':>7}")
-    print(head)
-    print("-" * len(head))
-    for m in MATCHUPS:
-        if args.only and m.game != args.only:
+    rows = [r.strip() for r in args.rows.split(",") if r.strip()]
+    unknown = [r for r in rows if r not in MATCHUPS]
+    if unknown:
+        ap.error(f"unknown rows {', '.join(unknown)}; known: {', '.join(MATCHUPS)}")
+    for name, level in LEVELS.items():
+        print(f"{name} = {level.summary}")
+    if not args.skip_ladder:
+        head = (f"{'matchup':34} {'games':>5} {'wins':>5} {'win %':>6} {'95% interval':>13} "
+                f"{'score':>6} {'field':>6} {'s/dec':>6} {'cpu/dec':>7} {'wall s':>7}")
+        print(head)
+        print("-" * len(head))
+    for key in rows:
+        m = MATCHUPS[key]
+        if args.skip_ladder or args.only and m.game != args.only:
+            continue
+        if args.from_log is not None:
+            log = args.from_log / f"{key}.jsonl"
+            if log.is_file():
+                print_row(m, *logged_matchup(m, log), None)
             continue
         games = args.baseline_games if m.baseline else args.games
-        hero, field, elapsed = run_matchup(m, games, args.jobs, args.seed)
-        lo, hi = hero.interval
-        print(f"{m.label:34} {hero.games:>5} {hero.wins:>5g} {100 * hero.win_rate:>6.1f} "
-              f"{100 * lo:>6.1f}-{100 * hi:<6.1f} {hero.mean_score:>6.1f} "
-              f"{field.mean_score:>6.1f} {hero.seconds_per_decision:>6.3f} "
-              f"{hero.cpu_per_decision:>7.3f} {elapsed:>7.0f}")
-        sys.stdout.flush()
+        if args.log is not None:
+            args.log.mkdir(parents=True, exist_ok=True)
+        log = args.log / f"{key}.jsonl" if args.log is not None else None
+        print_row(m, *run_matchup(m, games, args.jobs, args.seed, log))
     if not args.skip_speed:
-        print(f"\nMCTS speed at the hard level ({HARD_ITERATIONS} reference iterations, "
-              "divided by the game's iteration weight), one core, CPU time:")
-        for name in ("white-castle", "clansman"):
-            if args.only and name != args.only:
-                continue
-            rate, per, its = speed(name, 6, args.seed)
-            print(f"  {name:14} {rate:8.0f} iterations/s   {its:6.0f} iterations and "
-                  f"{per:6.3f} s per search")
+        print("\nMCTS speed, one core, CPU time (the same positions for every line):")
+        games = [g for g in ("white-castle", "clansman") if not args.only or g == args.only]
+        speed(games, args.speed_positions, args.seed, args.baseline, args.repeats)
     return 0
 
 

@@ -59,18 +59,19 @@ def with_hidden_parts_changed(state: WhiteCastleState, seed: int) -> WhiteCastle
 
 
 def test_every_registry_name_builds_an_agent() -> None:
-    """random, greedy, mcts and the three levels are known to make_agent."""
-    for name in ("random", "greedy", "mcts", "easy", "normal", "hard"):
+    """random, greedy, mcts and the four levels are known to make_agent."""
+    for name in ("random", "greedy", "mcts", "easy", "normal", "hard", "expert"):
         agent = make_agent(name, 1)
         assert isinstance(agent, Agent)
-    assert set(LEVELS) == {"easy", "normal", "hard"}
-    assert {"easy", "normal", "hard", "greedy", "mcts", "random"} <= set(AGENTS)
+    assert set(LEVELS) == {"easy", "normal", "hard", "expert"}
+    assert {"easy", "normal", "hard", "expert", "greedy", "mcts", "random"} <= set(AGENTS)
     assert make_agent(" Hard ", 0).name == "hard"
 
 
 def test_unknown_agent_names_are_refused_with_the_known_ones() -> None:
     """A typo lists the names that exist."""
-    with pytest.raises(KamonError, match="known agents: random, greedy, mcts, easy, normal, hard"):
+    with pytest.raises(KamonError,
+                       match="known agents: random, greedy, mcts, easy, normal, hard, expert"):
         make_agent("grandmaster", 0)
 
 

@@ -6,8 +6,10 @@ whole simulated game is reproducible from its game seed alone.
 
 Agents: `random`; `greedy` (a short lookahead judged by the game's evaluation);
 `mcts` (Information-Set MCTS, any game). Levels name an agent and its budget:
-`easy`, `normal`, `hard` (see LEVELS). Every level searches with an iteration budget,
-so a level plays the same moves for the same seed on any machine.
+`easy`, `normal`, `hard`, `expert` (see LEVELS). easy, normal and hard search with an
+iteration budget, so they play the same moves for the same seed on any machine;
+`expert` thinks for EXPERT_SECONDS of wall-clock time a decision instead (the most it
+can in that time: stronger on a faster machine, and not reproducible from the seed).
 """
 
 from __future__ import annotations
@@ -65,6 +67,11 @@ def _hard(seed: int) -> Agent:
     return _named(MCTSAgent(seed, iterations=HARD_ITERATIONS, scale_budget=True), "hard")
 
 
+def _expert(seed: int) -> Agent:
+    """Level expert: ISMCTS with greedy priors, EXPERT_SECONDS of wall-clock time a decision."""
+    return _named(MCTSAgent(seed, iterations=None, seconds=EXPERT_SECONDS), "expert")
+
+
 def _mcts(seed: int) -> Agent:
     """Plain mcts: ISMCTS with greedy priors, MCTS_ITERATIONS (game-weighted) per decision."""
     return MCTSAgent(seed, iterations=MCTS_ITERATIONS, scale_budget=True)
@@ -72,15 +79,21 @@ def _mcts(seed: int) -> Agent:
 
 EASY_EPSILON = 0.25
 # Reference iterations (plain ones); a game divides them by its mcts_iteration_weight:
-# The White Castle 3.0 (hard: 900 iterations), I, Clansman 2.2 (hard: 1227).
+# The White Castle 3.0 (hard: 3,600 iterations), I, Clansman 2.0 (hard: 5,400).
 MCTS_ITERATIONS = 600
-HARD_ITERATIONS = 2700  # about 0.6-1 s per decision on one core of the reference machine
+HARD_ITERATIONS = 10800  # under 1 s of CPU per decision on one core (bench/bench_agents.py)
+
+EXPERT_SECONDS = 3.0  # wall-clock seconds per decision
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", f"greedy, {EASY_EPSILON:.0%} of decisions at random", _easy),
     "normal": Level("normal", "greedy (the game's lookahead and evaluation)", _normal),
-    "hard": Level("hard", f"ISMCTS with greedy priors, {HARD_ITERATIONS} reference "
-                          "iterations per decision", _hard),
+    "hard": Level("hard", f"ISMCTS with greedy priors, {HARD_ITERATIONS:,} reference "
+                          "iterations a decision (a game divides them by its iteration "
+                          "cost: under 1 s on one core)", _hard),
+    "expert": Level("expert", f"ISMCTS with greedy priors, {EXPERT_SECONDS:g} s (wall clock) "
+                              "per decision: the strongest; not reproducible from the seed",
+                    _expert),
 }
 
 AGENTS: dict[str, Callable[[int], Agent]] = {
@@ -116,5 +129,5 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return Rng((game_seed * 0x2545F4914F6CDD1D + seat + 1) & ((1 << 64) - 1)).next_u64()
 
 
-__all__ = ["AGENTS", "LEVELS", "Agent", "GreedyAgent", "Level", "MCTSAgent", "RandomAgent",
-           "agent_seed", "level_summaries", "make_agent"]
+__all__ = ["AGENTS", "EXPERT_SECONDS", "LEVELS", "Agent", "GreedyAgent", "Level", "MCTSAgent",
+           "RandomAgent", "agent_seed", "level_summaries", "make_agent"]

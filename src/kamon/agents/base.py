@@ -7,13 +7,29 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
 - `candidates(state) -> list[int]`: the legal action ids worth searching;
 - `determinize(state, seat, rng) -> State`: a sample of the hidden information that
   depends on the seat's view and the rng only (not on the real hidden order);
+- `fresh_evaluation() -> (values, evaluate)`: the two with shared memories, for the
+  states of one search or one decision (all of one game), e.g. of the clans a move
+  leaves unchanged; the same results, sooner;
+- `hidden(state) -> hashable`: the hidden information as it stands (deck orders, the
+  RNG); a move that leaves it unchanged used none of it, so its outcome is the same in
+  every determinization (MCTS then keeps the position on its node instead of replaying
+  the moves on every iteration; without it, it replays them);
+- `sampler(state, seat) -> (rng -> State)`: the same samples, with what they share
+  prepared once (a search draws one per iteration from the same position);
 - `greedy_depth: int`: how many of its own consecutive decisions greedy looks ahead
   (default 2; a large number means a whole run of own decisions, such as a turn);
+- `reward_temperature(state) -> float`: how many points of margin make MCTS's reward
+  (a sigmoid of the margin) move by one unit there: the uncertainty of a margin;
+- `turn(state) -> hashable`: which turn it is; greedy's lookahead stays within the
+  turn it starts in (by default it stops only where another seat decides);
 - `plan_key(state) -> hashable`: positions with equal keys are the same for greedy's
   lookahead (merges different orders of the same choices);
 - `mcts_tree_priors: bool`: MCTS puts evaluation priors on every node, not only the
-  root; `mcts_prior(state, seat) -> float` is the (cheaper) evaluation those priors
-  use (default: `evaluate`);
+  root; `mcts_prior(state, seat) -> float` is the evaluation those priors use
+  (default: read from `values()`, the mover's value minus `REL` times the best other's,
+  which also scores each child's first visit);
+- `REL: float`: the weight of the best other clan's value in a relative evaluation
+  (default 0.5), for MCTS priors read from `values()`;
 - `mcts_iteration_weight: float`: what one MCTS iteration costs in this game relative
   to the reference; agents built with `scale_budget=True` (the levels) divide their
   iteration budget by it, so a level thinks about as long in every game.
@@ -34,6 +50,7 @@ from kamon.core.protocol import State
 from kamon.core.rng import Rng
 
 DEFAULT_GREEDY_DEPTH = 2
+DEFAULT_REL = 0.5  # weight of the best other clan's value in a relative evaluation
 
 
 def _score_values(state: State) -> list[float]:
@@ -54,6 +71,17 @@ def _determinize(state: State, seat: int | None, rng: Rng) -> State:
     return state.determinize(seat, rng)
 
 
+def _sampler_of(determinize: Callable[[Any, int | None, Rng], Any]
+                ) -> Callable[[Any, int | None], Callable[[Rng], Any]]:
+    """sampler() from determinize(): nothing prepared, every sample made from scratch."""
+
+    def sampler(state: Any, seat: int | None) -> Callable[[Rng], Any]:
+        """Samples of `state` from `seat`'s view, one per rng."""
+        return lambda rng: determinize(state, seat, rng)
+
+    return sampler
+
+
 @dataclass(frozen=True)
 class GameHooks:
     """A game's evaluation hooks (or the generic fallbacks)."""
@@ -63,11 +91,18 @@ class GameHooks:
     candidates: Callable[[Any], list[int]]
     determinize: Callable[[Any, int | None, Rng], Any]
     has_evaluation: bool
+    sampler: Callable[[Any, int | None], Callable[[Rng], Any]] | None = None
+    fresh_evaluation: Callable[[], tuple[Callable[[Any], list[float]],
+                                         Callable[[Any, int], float]]] | None = None
+    hidden: Callable[[Any], Any] | None = None
+    turn: Callable[[Any], Any] | None = None
+    temperature: Callable[[Any], float] | None = None
     greedy_depth: int = DEFAULT_GREEDY_DEPTH
     plan_key: Callable[[Any], Any] | None = None
     mcts_tree_priors: bool = False
     mcts_prior: Callable[[Any, int], float] | None = None
     mcts_iteration_weight: float = 1.0
+    relative_weight: float = DEFAULT_REL
 
 
 def _relative(values: Callable[[Any], list[float]]) -> Callable[[Any, int], float]:
@@ -104,14 +139,22 @@ def hooks_for(state: State) -> GameHooks:
     evaluate = getattr(module, "evaluate", None) or _relative(values)
     candidates = getattr(module, "candidates", None) or _legal_ids
     determinize = getattr(module, "determinize", None) or _determinize
+    sampler = getattr(module, "sampler", None) or _sampler_of(determinize)
     found = GameHooks(values, evaluate, candidates, determinize,
                       has_evaluation=module is not None and hasattr(module, "values"),
+                      sampler=sampler,
+                      hidden=getattr(module, "hidden", None),
+                      turn=getattr(module, "turn", None),
+                      temperature=getattr(module, "reward_temperature", None),
+                      fresh_evaluation=getattr(module, "fresh_evaluation", None)
+                      or (lambda: (values, evaluate)),
                       greedy_depth=int(getattr(module, "greedy_depth", DEFAULT_GREEDY_DEPTH)),
                       plan_key=getattr(module, "plan_key", None),
                       mcts_tree_priors=bool(getattr(module, "mcts_tree_priors", False)),
                       mcts_prior=getattr(module, "mcts_prior", None),
                       mcts_iteration_weight=float(getattr(module, "mcts_iteration_weight",
-                                                          1.0)))
+                                                          1.0)),
+                      relative_weight=float(getattr(module, "REL", DEFAULT_REL)))
     _CACHE[cls] = found
     return found
 

@@ -1,9 +1,10 @@
-"""`kamon games`: the games kamon can play, with their player counts and options."""
+"""`kamon games`: the games kamon can play, their player counts and options, and the bot levels."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
+from kamon.agents import level_summaries
 from kamon.cli.app import (
     app,
     friendly_errors,
@@ -14,7 +15,7 @@ from kamon.games import GAMES, get_game
 
 @app.command("games")
 def list_games() -> None:
-    """List the games kamon can play."""
+    """List the games kamon can play, and the bot levels with what each is in that game."""
     console = make_console()
     with friendly_errors():
         for name in sorted(GAMES):
@@ -24,3 +25,5 @@ def list_games() -> None:
             console.print(Text.assemble(
                 (name, "bold"), f"  {game.title}, {counts} players; "
                 f"options: {', '.join(game.options) or 'none'}"))
+            for level, text in level_summaries(game.new_game(game.min_players, 0)).items():
+                console.print(Text(f"  level {level}: {text}", style="dim"))

@@ -122,7 +122,7 @@ def ask_human(console: Console, game: Game, state: State, seat: int,
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play, e.g. white-castle")],
     seats: Annotated[str | None, typer.Option(
-        help="one entry per player: human, a level (easy, normal, hard) or an agent "
+        help="one entry per player: human, a level (easy, normal, hard, expert) or an agent "
              "(random, greedy, mcts) [default: human,random,random]")
                      ] = None,
     players: Annotated[int | None, typer.Option(

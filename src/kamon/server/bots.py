@@ -10,7 +10,7 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from kamon.agents import MCTSAgent, agent_seed, make_agent
+from kamon.agents import Agent, MCTSAgent, agent_seed, make_agent
 from kamon.games import get_game
 from kamon.server import faults
 from kamon.server.store import MAX_SEED
@@ -18,7 +18,10 @@ from kamon.server.store import MAX_SEED
 if TYPE_CHECKING:
     from kamon.server.service import Loaded
 
-BOT_SECONDS = 1.0  # the most a search bot thinks about one decision on the server
+# The most a search bot with an iteration budget (hard, mcts) thinks about one decision
+# on the server, wall clock: on a busy server it plays what it found by then. A level
+# with a time budget of its own (expert: EXPERT_SECONDS) keeps it.
+BOT_SECONDS = 1.0
 PARENT_CHECK_SECONDS = 0.25  # how often a worker looks whether its server is still there
 
 
@@ -30,10 +33,16 @@ def bot_decision(state_json: dict[str, Any], game_name: str, level: str, seed: i
     faults.before_bot_thinks()
     game = get_game(game_name)
     state = game.from_json(state_json)
+    return server_agent(level, seed).act(state).id
+
+
+def server_agent(level: str, seed: int) -> Agent:
+    """A bot as the server runs it: a search with only an iteration budget also stops
+    after BOT_SECONDS of wall clock; expert keeps its own time budget (EXPERT_SECONDS)."""
     agent = make_agent(level, seed)
     if isinstance(agent, MCTSAgent) and agent.seconds is None:
         agent.seconds = BOT_SECONDS  # a search never keeps a player waiting longer
-    return agent.act(state).id
+    return agent
 
 
 def bot_seed(loaded: Loaded, seat: int) -> int:

@@ -28,9 +28,10 @@ policy: marry their own first free card, obtain 1 Tadokoro; the seat's own marri
 still to come, likewise) and the turn is planned. That makes a marriage choice
 meaningful. It then subtracts REL times the best other seat's value.
 
-MCTS puts priors on every tree node from `mcts_prior` (evaluate without the outlook,
-which would be too slow there); an iteration then costs about `mcts_iteration_weight`
-times a plain one, which the levels' iteration budgets account for.
+MCTS puts priors on every tree node from `values()` (the mover's value minus REL times
+the best other's: evaluate without the outlook, which would be too slow there); an
+iteration then costs about `mcts_iteration_weight` times a plain one, which the levels'
+iteration budgets account for.
 
 `determinize` sorts the century piles before re-shuffling them, so a sample never
 depends on their real order.
@@ -39,9 +40,12 @@ depends on their real order.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from kamon.core.rng import Rng
 from kamon.games.clansman import actions as A
+from kamon.games.clansman import scoring
 from kamon.games.clansman.data import GOODS, IRON, MIRROR, STATUE, VOLATILE, Goods
 from kamon.games.clansman.state import ClansmanState
 
@@ -61,7 +65,7 @@ GOOD_WORTH = {"worker": 1.0, "soldier": 2.0, "architect": 2.0, "monk": 3.0, "bur
 WORTH = tuple(GOOD_WORTH[g] for g in GOODS)
 greedy_depth = 1  # the evaluation plans the rest of a turn itself
 mcts_tree_priors = True  # measured: 50% vs 3 greedy with, 3 of 8 without, at ~0.7-0.9 s a move
-mcts_iteration_weight = 2.2
+mcts_iteration_weight = 2.0
 
 
 def _goods_worth(goods: Goods) -> float:
@@ -69,15 +73,30 @@ def _goods_worth(goods: Goods) -> float:
     return sum(WORTH[g] * k for g, k in goods)
 
 
+# Memories of pure functions of a card data set, keyed by the set's id (the set is kept
+# alive in _DATA so that an id is never reused while its entries exist).
+_DATA: dict[int, object] = {}
+_USES: dict[tuple[int, str], tuple[int, float]] = {}
+_PRODUCTION: dict[tuple[int, tuple[str, ...], int], float] = {}
+MEMO_LIMIT = 100_000  # entries a memory keeps at most (then it starts again)
+
+
 def _best_use(state: ClansmanState, cid: str) -> tuple[int, float]:
     """A card's best use: (workers it takes, worker-equivalents it yields); (0, 0) if none."""
+    key = (id(state.data), cid)
+    hit = _USES.get(key)
+    if hit is not None:
+        return hit
+    _DATA[id(state.data)] = state.data
     best: tuple[int, float] | None = None
     for u in state.data.cards[cid].uses:
         workers = sum(k for g, k in u.inp if g == 0)
         out = _goods_worth(u.out)
         if best is None or (out - workers, out) > (best[1] - best[0], best[1]):
             best = (workers, out)
-    return best if best is not None else (0, 0.0)
+    found = best if best is not None else (0, 0.0)
+    _USES[key] = found
+    return found
 
 
 def production(state: ClansmanState, clans: list[str], tadokoro: int) -> float:
@@ -87,6 +106,10 @@ def production(state: ClansmanState, clans: list[str], tadokoro: int) -> float:
     once a round); up to RAW_CAP workers left over still count (costs ask for plain
     workers too).
     """
+    key = (id(state.data), tuple(clans), tadokoro)
+    hit = _PRODUCTION.get(key)
+    if hit is not None:
+        return hit
     uses = sorted((_best_use(state, cid) for cid in clans),
                   key=lambda u: -(u[1] - u[0]) / max(1, u[0]))
     workers = tadokoro
@@ -95,7 +118,11 @@ def production(state: ClansmanState, clans: list[str], tadokoro: int) -> float:
         if out > need and workers >= need:
             workers -= need
             worth += out
-    return worth + min(workers, RAW_CAP)
+    worth += min(workers, RAW_CAP)
+    if len(_PRODUCTION) >= MEMO_LIMIT:
+        _PRODUCTION.clear()
+    _PRODUCTION[key] = worth
+    return worth
 
 
 def round_vp(worth: float) -> float:
@@ -116,11 +143,19 @@ def _engine(state: ClansmanState, clans: list[str], tadokoro: int) -> float:
 def seat_value(state: ClansmanState, q: int, total: float | None = None,
                plan: bool = True) -> float:
     """Seat q's estimated final VPs (see the module docstring)."""
-    pl = state.players[q]
     if total is None:
         total = float(state.scores()[q]["total"])
     if state.is_over():
         return total
+    v = standing(state, q, total)
+    if plan and state.to_move == q and state.phase == "production":
+        v += best_finish(state, q)
+    return v
+
+
+def standing(state: ClansmanState, q: int, total: float) -> float:
+    """Seat q's value without the rest of a Production turn: VPs, engine, items, hand."""
+    pl = state.players[q]
     cards = state.data.cards
     v = total + _engine(state, pl.clans, pl.tadokoro)
     v += W_IRON * pl.iron + W_STATUE * pl.statue
@@ -128,8 +163,6 @@ def seat_value(state: ClansmanState, q: int, total: float | None = None,
         v += W_MIRROR_KOFUN * pl.mirror
     hand = sorted((cards[cid].vp for cid in pl.hand), reverse=True)[:rounds_after(state)]
     v += W_HAND * sum(hand)
-    if plan and state.to_move == q and state.phase == "production":
-        v += best_finish(state, q)
     return v
 
 
@@ -198,10 +231,71 @@ def _target_gains(state: ClansmanState, q: int) -> list[tuple[str, Goods, float]
     return out
 
 
-def best_finish(state: ClansmanState, q: int) -> float:
-    """The most q's Production turn can still add to its value (card uses, then one obtain)."""
+def best_finish(state: ClansmanState, q: int,
+                gains: list[tuple[str, Goods, float]] | None = None) -> float:
+    """The most q's Production turn can still add to its value (card uses, then one obtain).
+
+    `gains` is `_target_gains(state, q)` when the caller has it already."""
     if state.step == "hand":
         return 0.0  # the obtain is done; only the hand card is left to choose
+    pl = state.players[q]
+    uses = _card_uses(state, q)
+    if gains is None:
+        gains = _target_gains(state, q)
+    # best first: the first affordable target is the best one
+    targets = sorted(((gain, cost) for cid, cost, gain in gains
+                      if state.step != "payment" or cid == state.pending),
+                     key=lambda t: -t[0])
+    pool = tuple(state.pool[:VOLATILE]) + (pl.iron, pl.statue - state.lock)
+    memo: dict[tuple[int, tuple[int, ...]], float] = {}
+    budget = [PLAN_NODES]
+    last = len(uses)
+
+    def best_obtain(have: tuple[int, ...]) -> float:
+        """The best target affordable with `have`."""
+        for gain, cost in targets:
+            for g, k in cost:
+                if have[g] < k:
+                    break
+            else:
+                return gain
+        return float("-inf")
+
+    def search(i: int, have: tuple[int, ...]) -> float:
+        """Best value using cards i.. (each at most once) and then obtaining."""
+        key = (i, have)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if i == last or budget[0] <= 0:
+            v = best_obtain(have)
+            memo[key] = v
+            return v
+        budget[0] -= 1
+        best = search(i + 1, have)
+        for inp, out in uses[i]:
+            for g, k in inp:
+                if have[g] < k:
+                    break
+            else:
+                nxt = list(have)
+                for g, k in inp:
+                    nxt[g] -= k
+                for g, k in out:
+                    if g < len(nxt):
+                        nxt[g] += k
+                v = search(i + 1, tuple(nxt))
+                if v > best:
+                    best = v
+        memo[key] = best
+        return best
+
+    v = search(0, pool)
+    return v if v > float("-inf") else 0.0
+
+
+def _card_uses(state: ClansmanState, q: int) -> list[tuple[tuple[Goods, Goods], ...]]:
+    """The ways q can still use each card this turn (inputs, outputs), in usable order."""
     pl = state.players[q]
     cards = state.data.cards
     needs = state.data.rules.needs_owner_statue
@@ -218,46 +312,7 @@ def best_finish(state: ClansmanState, q: int) -> float:
             uses.append(opts)
     if pl.hero is None and state.heroes:
         uses.append(tuple(((), cards[h].uses[0].out) for h in state.heroes))
-    targets = [(cost, gain) for cid, cost, gain in _target_gains(state, q)
-               if state.step != "payment" or cid == state.pending]
-    pool = tuple(state.pool[:VOLATILE]) + (pl.iron, pl.statue - state.lock)
-    memo: dict[tuple[int, tuple[int, ...]], float] = {}
-    budget = [PLAN_NODES]
-
-    def best_obtain(have: tuple[int, ...]) -> float:
-        """The best target affordable with `have`."""
-        best = float("-inf")
-        for cost, gain in targets:
-            if gain > best and all(have[g] >= k for g, k in cost):
-                best = gain
-        return best
-
-    def search(i: int, have: tuple[int, ...]) -> float:
-        """Best value using cards i.. (each at most once) and then obtaining."""
-        key = (i, have)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        if i == len(uses) or budget[0] <= 0:
-            v = best_obtain(have)
-            memo[key] = v
-            return v
-        budget[0] -= 1
-        best = search(i + 1, have)
-        for inp, out in uses[i]:
-            if all(have[g] >= k for g, k in inp):
-                nxt = list(have)
-                for g, k in inp:
-                    nxt[g] -= k
-                for g, k in out:
-                    if g < len(nxt):
-                        nxt[g] += k
-                best = max(best, search(i + 1, tuple(nxt)))
-        memo[key] = best
-        return best
-
-    v = search(0, pool)
-    return v if v > float("-inf") else 0.0
+    return uses
 
 
 # ------------------------------------------------------------------ the outlook
@@ -285,8 +340,8 @@ def _default_move(state: ClansmanState) -> int:
     return ids[-1]
 
 
-def outlook(state: ClansmanState, seat: int) -> float | None:
-    """The seat's value after its Production turn of this round, if that is still to come."""
+def _turn_ahead(state: ClansmanState, seat: int) -> ClansmanState | None:
+    """The round played on to the seat's Production turn, if that is still to come."""
     if _produced(state, seat) or (state.phase == "production" and state.to_move == seat):
         return None
     s = state.clone()
@@ -297,7 +352,13 @@ def outlook(state: ClansmanState, seat: int) -> float | None:
         s.apply(_default_move(s))
     if s.is_over() or s.round != rnd or s.to_move != seat:
         return None
-    return seat_value(s, seat)
+    return s
+
+
+def outlook(state: ClansmanState, seat: int) -> float | None:
+    """The seat's value after its Production turn of this round, if that is still to come."""
+    s = _turn_ahead(state, seat)
+    return None if s is None else seat_value(s, seat)
 
 
 def evaluate(state: ClansmanState, seat: int) -> float:
@@ -309,10 +370,85 @@ def evaluate(state: ClansmanState, seat: int) -> float:
     return mine - REL * max(others, default=0.0)
 
 
-def mcts_prior(state: ClansmanState, seat: int) -> float:
-    """evaluate() without the outlook: cheap enough for priors at every MCTS node."""
-    vals = values(state)
-    return vals[seat] - REL * max((v for q, v in enumerate(vals) if q != seat), default=0.0)
+# ------------------------------------------------------- memories for one search
+
+
+class Evaluation:
+    """values() and evaluate() with memories, for the states of one game (one search or
+    one decision): a seat's standing, its obtain targets and its best finish are each
+    computed once per distinct key, so a move is paid for only in what it changes and a
+    position reached again is not planned again. The results equal the plain functions'."""
+
+    def __init__(self) -> None:
+        """Empty memories."""
+        self._standing: dict[tuple[Any, ...], float] = {}
+        self._gains: dict[tuple[Any, ...], list[tuple[str, Goods, float]]] = {}
+        self._finish: dict[tuple[Any, ...], float] = {}
+
+    def seat_value(self, state: ClansmanState, q: int) -> float:
+        """seat_value(state, q) from the memories (the VPs too: a seat's own score,
+        `scoring.breakdown`, reads only what its key holds)."""
+        if state.is_over():
+            return float(state.scores()[q]["total"])
+        pl = state.players[q]
+        kofun = _kofun_pending(state, q)
+        key = (q, state.round, tuple(pl.clans), pl.tadokoro, pl.iron, pl.statue, pl.mirror,
+               kofun, tuple(pl.hand), tuple(pl.missions), pl.kofun, pl.kofun_mirrors,
+               tuple(pl.emperors))
+        v = self._standing.get(key)
+        if v is None:
+            total = float(sum(scoring.breakdown(state, q).values()))
+            v = _remember(self._standing, key, standing(state, q, total))
+        if state.to_move == q and state.phase == "production":
+            v += self._best_finish(state, q, key, kofun)
+        return v
+
+    def _best_finish(self, state: ClansmanState, q: int, seat_key: tuple[Any, ...],
+                     kofun: bool) -> float:
+        """best_finish(state, q) from the memories (seat_key: the seat's standing key)."""
+        if state.step == "hand":
+            return 0.0
+        pl = state.players[q]
+        gains_key = (seat_key, tuple(state.supply),
+                     tuple(state.kofun) if state.expert and pl.kofun is None else None)
+        players = state.players
+        key = (gains_key, state.step, state.pending, tuple(state.pool[:VOLATILE]),
+               state.lock, tuple((cid, owner, owner >= 0 and players[owner].statue > 0)
+                                 for k, owner, cid in state.usable if k not in state.used),
+               pl.hero is None and tuple(state.heroes))
+        v = self._finish.get(key)
+        if v is None:
+            gains = self._gains.get(gains_key)
+            if gains is None:
+                gains = _remember(self._gains, gains_key, _target_gains(state, q))
+            v = _remember(self._finish, key, best_finish(state, q, gains))
+        return v
+
+    def values(self, state: ClansmanState) -> list[float]:
+        """values(state) from the memories."""
+        return [self.seat_value(state, q) for q in range(state.n)]
+
+    def evaluate(self, state: ClansmanState, seat: int) -> float:
+        """evaluate(state, seat) from the memories."""
+        ahead = _turn_ahead(state, seat)
+        mine = self.seat_value(ahead if ahead is not None else state, seat)
+        others = [self.seat_value(state, q) for q in range(state.n) if q != seat]
+        return mine - REL * max(others, default=0.0)
+
+
+def _remember(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -> Any:
+    """Store value under key (a full memory starts again) and return it."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def fresh_evaluation() -> tuple[Callable[[ClansmanState], list[float]],
+                                Callable[[ClansmanState, int], float]]:
+    """values() and evaluate() sharing new memories (for one search or one decision)."""
+    memo = Evaluation()
+    return memo.values, memo.evaluate
 
 
 def candidates(state: ClansmanState) -> list[int]:
@@ -320,11 +456,32 @@ def candidates(state: ClansmanState) -> list[int]:
     return state.legal_ids()
 
 
-def determinize(state: ClansmanState, seat: int | None,
-                rng: Rng | random.Random) -> ClansmanState:
-    """A state consistent with the seat's view whose sample depends on the view and rng only."""
+def hidden(state: ClansmanState) -> tuple[Any, ...]:
+    """The hidden information as it stands (deck orders and the RNG): a move that leaves
+    it unchanged drew no card and rolled no die, so search may reuse its outcome."""
+    return (state.rng.state, tuple(tuple(pile) for pile in state.piles))
+
+
+def _canonical(state: ClansmanState) -> ClansmanState:
+    """A copy whose hidden parts are in a canonical order (and without the log, which
+    search samples never read), so that samples depend on the view and the rng only."""
     canon = state.clone()
     for pile in canon.piles:
         pile.sort()
     canon.rng = Rng(0)
-    return canon.determinize(seat, rng)
+    canon.events = []
+    canon.history = []
+    return canon
+
+
+def determinize(state: ClansmanState, seat: int | None,
+                rng: Rng | random.Random) -> ClansmanState:
+    """A state consistent with the seat's view whose sample depends on the view and rng only."""
+    return _canonical(state).determinize(seat, rng)
+
+
+def sampler(state: ClansmanState, seat: int | None
+            ) -> Callable[[Rng | random.Random], ClansmanState]:
+    """determinize() for many samples of one position: the canonical copy is made once."""
+    canon = _canonical(state)
+    return lambda rng: canon.determinize(seat, rng)

@@ -25,8 +25,20 @@ SEAL_ONLY = frozenset({"seal"})
 _NOUNS = {"coin": ("coin", "coins"), "seal": ("seal", "seals"), "cp": ("CP", "CP")}
 
 
+_TEXTS: dict[Effect, str] = {}  # effect_text of each effect seen (effects are few, fixed)
+
+
 def effect_text(e: Effect) -> str:
-    """An effect in words, for logs and action descriptions."""
+    """An effect in words, for logs and action descriptions (worded once per effect:
+    every move a search tries logs its effects)."""
+    text = _TEXTS.get(e)
+    if text is None:
+        text = _TEXTS[e] = _wording(e)
+    return text
+
+
+def _wording(e: Effect) -> str:
+    """effect_text, worded from scratch."""
     kind = e[0]
     if kind == "gain":
         return " + ".join(f"{n} {_NOUNS.get(k, (k, k))[n > 1]}" for k, n in e[1])

@@ -29,6 +29,7 @@ may see and on its own seed only.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from kamon.core.rng import Rng
@@ -48,6 +49,16 @@ LEFT_DIE = 0.5  # chance a future turn takes a left-end die (Lantern reward)
 GARDEN_FIRES = 0.6  # chance a gardener's bridge still holds dice at a round end
 WARRIOR_HOPE = 0.5  # share of the warriors' value expected before a courtier is inside
 REL = 0.5  # weight of the best rival's value in evaluate()
+# What the terms above do not see of a clan's turns to come, so that a value means the
+# same at every point of a turn (measured: mean final score minus value, by turns left
+# and by the turn's stage, over seeded games of greedy bots, 1 and 4 players):
+AHEAD_TURN = 5.0  # a clan's points per turn left beyond AHEAD_FROM (within the last
+AHEAD_FROM = 3  # three turns its stores and potential already count as points)
+TAKE = 4.5  # a turn begun, its die not yet taken (it is worth this much on average)
+RIVAL_TURN = 5.1  # solo: the rival's points per turn left (its value is its points only)
+RIVAL_END = 4.0  # solo: ... and what it scores at the end
+TEMPERATURE = 5.0  # MCTS reward temperature (points), and in the solo game
+SOLO_TEMPERATURE = 15.0
 FOOD, IRON, PEARL = 0, 1, 2
 EXCHANGES = frozenset({A.EXCHANGE_COIN, *A.EXCHANGE_RES.values()})
 _CLIMB_PEARL = {1: 2, 2: 5}
@@ -91,6 +102,11 @@ def turns_left(state: WhiteCastleState, q: int) -> int:
     return max(0, left)
 
 
+def _deciding(state: WhiteCastleState, q: int) -> bool:
+    """Whether clan q has a decision begun (a frame on the stack): its turn is on."""
+    return any(f[1] == q for f in state.stack)
+
+
 def passage_smooth(cp: tuple[int, ...], pos: int) -> float:
     """Passage of Time CP interpolated between the scoring steps (progress counts)."""
     for lo, hi in zip(_PASSAGE_MARKS, _PASSAGE_MARKS[1:], strict=False):
@@ -102,7 +118,7 @@ def passage_smooth(cp: tuple[int, ...], pos: int) -> float:
 class _Ctx:
     """Per-evaluation caches: one clan's units and worker-action estimates."""
 
-    __slots__ = ("s", "q", "u", "c", "_workers")
+    __slots__ = ("s", "q", "u", "c", "fired", "_workers")
 
     def __init__(self, s: WhiteCastleState, q: int, u: _Units) -> None:
         """Bind the state, the clan and its unit values."""
@@ -110,6 +126,8 @@ class _Ctx:
         self.q = q
         self.u = u
         self.c = s.clans[q]
+        # the domain rows fired this turn bind only the clan whose turn it is
+        self.fired: list[int] | tuple[()] = s.fired if _deciding(s, q) else ()
         self._workers: dict[str, float] = {}
 
     # ---------------------------------------------------------------- effects
@@ -118,8 +136,19 @@ class _Ctx:
         """The worth of one effect for this clan now."""
         kind = e[0]
         u = self.u
-        if kind == "gain":
-            return sum(u.gain(k, n) for k, n in e[1])
+        if kind == "gain":  # u.gain summed, inlined (the commonest effect)
+            total = 0
+            for k, n in e[1]:
+                if k == "coin":
+                    total += n * u.coin
+                elif k == "seal":
+                    total += n * u.seal
+                elif k == "cp":
+                    total += n * W_CP
+                else:
+                    room = u.res_room[0 if k == "food" else 1 if k == "iron" else 2]
+                    total += (n if n < room else room) * u.res
+            return total
         if kind == "choice":
             return e[1] * u.res
         if kind == "pay":
@@ -145,13 +174,16 @@ class _Ctx:
                                      for i, t in enumerate(s.room_tiles[r])
                                      if col == "any" or COLOURS[t] == col), depth)
         if kind == "domain":
-            return max((self.row(c, depth) for c in range(3) if c not in self.s.fired),
+            return max((self.row(c, depth) for c in range(3) if c not in self.fired),
                        default=0.0)
         return 0.0
 
     def effects(self, effects: tuple[Effect, ...], depth: int = 0) -> float:
         """The worth of a set of effects (each taken once)."""
-        return sum(self.effect(e, depth) for e in effects)
+        total = 0.0
+        for e in effects:
+            total += self.effect(e, depth)
+        return total
 
     def cost(self, cost: tuple[tuple[str, int], ...]) -> float:
         """The worth of what a cost spends."""
@@ -307,7 +339,7 @@ class _Ctx:
             return max((self.effects(table[k]) for k in range(3)
                         if s.daimyo_slots[k] is None), default=0.0)
         if kind == "row":
-            return max((self.row(c, 0) for c in range(3) if c not in s.fired), default=0.0)
+            return max((self.row(c, 0) for c in range(3) if c not in self.fired), default=0.0)
         if kind == "pay":
             return max(0.0, self.effect(f[3]) - self.cost(f[2]))
         if kind == "checkpoint":
@@ -317,6 +349,8 @@ class _Ctx:
             return sum(self.effects(gardens[s.garden_cards[g]].effects) for g in f[2])
         if kind == "place" and s.held is not None:
             return self.held_die()
+        if kind == "take":
+            return TAKE
         return 0.0
 
     def held_die(self) -> float:
@@ -349,42 +383,70 @@ def clan_value(state: WhiteCastleState, q: int) -> float:
     """Clan q's estimated final clan points (see the module docstring)."""
     if state.phase == "over":
         return float(state.scores()[q]["total"])
-    s = state
+    ctx = _Ctx(state, q, _Units(state.clans[q], turns_left(state, q)))
+    return _pending(ctx, _standing(ctx))
+
+
+def _standing(ctx: _Ctx) -> float:
+    """A clan's value but for its decisions begun (points, stores, potential)."""
+    s = ctx.s
+    q = ctx.q
+    u = ctx.u
     d = s.data
     c = s.clans[q]
-    tl = turns_left(s, q)
-    u = _Units(c, tl)
+    tl = u.turns_left
     f = u.f
-    inside = sum(1 for loc in c.courtiers if loc > 0)
-    yards = sum(d.yard_values[y] for y in c.warriors)
+    inside = 0
+    courtiers = 0
+    for loc in c.courtiers:
+        courtiers += COURTIER_CP[loc]
+        if loc > 0:
+            inside += 1
+    yards = 0
+    for y in c.warriors:
+        yards += d.yard_values[y]
     v = float(c.cp)
-    v += sum(COURTIER_CP[loc] for loc in c.courtiers)
+    v += courtiers
     v += yards * inside
     if not inside and yards:
         v += yards * WARRIOR_HOPE * f
     rounds_after = 3 - s.round
-    for g in range(6):
-        if q in s.garden_workers[g]:
-            v += d.gardens[s.garden_cards[g]].cp
+    mine = [g for g, workers in enumerate(s.garden_workers) if q in workers]
+    gardens = d.gardens
+    for g in mine:
+        v += gardens[s.garden_cards[g]].cp
     v += f * passage_smooth(d.passage_cp, c.pos) + (1 - f) * d.passage_cp[c.pos]
     rival = q == s.rival
     if not rival:
         end_store = (c.coins + c.seals) / 5.0 if tl else float((c.coins + c.seals) // 5)
-        end_res = sum(2 if r >= 7 else 1 if r >= 3 else 0 for r in c.res)
+        end_res = 0
+        held = 0
+        for r in c.res:
+            end_res += 2 if r >= 7 else 1 if r >= 3 else 0
+            held += r if r < MAX_RESOURCE else MAX_RESOURCE
         v += f * (W_COIN * c.coins + W_SEAL * c.seals) + (1 - f) * end_store
-        v += f * W_RES * sum(min(r, MAX_RESOURCE) for r in c.res) + (1 - f) * end_res
-    ctx = _Ctx(s, q, u)
+        v += f * W_RES * held + (1 - f) * end_res
     if tl and not rival:
         v += LEFT_DIE * tl * ctx.lantern()
     if rounds_after > 0 and not rival:
-        gardens = d.gardens
-        for g in range(6):
-            if q in s.garden_workers[g]:
-                v += GARDEN_FIRES * rounds_after * ctx.effects(
-                    gardens[s.garden_cards[g]].effects, 1)
-    for fr in s.stack:
+        for g in mine:
+            v += GARDEN_FIRES * rounds_after * ctx.effects(
+                gardens[s.garden_cards[g]].effects, 1)
+    if rival:
+        v += RIVAL_END + RIVAL_TURN * tl
+    elif tl > AHEAD_FROM:
+        v += AHEAD_TURN * (tl - AHEAD_FROM)
+    return v
+
+
+def _pending(ctx: _Ctx, v: float) -> float:
+    """v plus what the clan's decisions begun (its frames on the stack) will bring."""
+    if ctx.q == ctx.s.rival:
+        return v
+    q = ctx.q
+    for fr in ctx.s.stack:
         if fr[1] == q and fr[0] not in ("rival_turn", "rival_actions", "rival_room",
-                                         "rival_garden") and not rival:
+                                         "rival_garden"):
             v += ctx.frame(fr)
     return v
 
@@ -394,11 +456,117 @@ def values(state: WhiteCastleState) -> list[float]:
     return [clan_value(state, q) for q in range(len(state.clans))]
 
 
+def _clan_key(state: WhiteCastleState, q: int, masks: list[int]) -> tuple[Any, ...]:
+    """Everything _standing reads for clan q but its turns left, the rows fired this turn
+    (both read only when its turn is on) and what all clans share (`_shared_key`), as one
+    flat tuple (quicker to build and hash than nested ones; the lengths of the lists of
+    any length keep it unambiguous); `masks`: each clan's gardens as a bit mask.
+
+    The game's fixed setup (gardens, yards, Well and die tiles, the Daimyo card) is left
+    out: keys are only compared within one game (see fresh_evaluation)."""
+    c = state.clans[q]
+    return (q, c.coins, c.seals, c.cp, c.pos, c.card, *c.res, *c.left, state.placements[q],
+            masks[q], len(c.courtiers), *c.courtiers, len(c.warriors), *c.warriors,
+            *c.lantern)
+
+
+def _shared_key(state: WhiteCastleState) -> tuple[tuple[Any, ...], list[int]]:
+    """What every clan's value reads the same for all clans (the round, the cards in the
+    rooms), and each clan's gardens as a bit mask."""
+    masks = [0] * len(state.clans)
+    for g, workers in enumerate(state.garden_workers):
+        for q in workers:
+            masks[q] |= 1 << g
+    return (state.round, *state.room_cards), masks
+
+
+MEMO_LIMIT = 200_000  # entries a memory of clan values keeps at most (then it starts again)
+
+
+def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
+                                Callable[[WhiteCastleState, int], float]]:
+    """values() and evaluate() for the states of one search or one decision (one game),
+    sharing memories: a clan with no decision begun is valued once per distinct key
+    (`_shared_key`, `_clan_key`), one in the middle of its turn once per key, turns left
+    and frames (and its standing once per key and turns left), so a move is paid for only
+    in what it changes and a position reached again is not valued twice. The memories
+    are kept per shared key (looked up once per position, not once per clan). The
+    results equal the plain functions'."""
+    memos: dict[tuple[Any, ...], dict[tuple[Any, ...], float]] = {}
+    standings: dict[tuple[Any, ...], dict[tuple[Any, ...], float]] = {}
+    size = [0]
+
+    def memo_values(state: WhiteCastleState) -> list[float]:
+        """Every clan's value, from the memories where the key was seen before."""
+        if state.phase == "over":
+            return values(state)
+        shared, masks = _shared_key(state)
+        memo = memos.get(shared)
+        if memo is None:
+            if size[0] >= MEMO_LIMIT:  # a full memory starts again
+                memos.clear()
+                standings.clear()
+                size[0] = 0
+            memo = memos[shared] = {}
+            standings[shared] = {}
+        stack = state.stack
+        deciding = {f[1] for f in stack} if stack else ()
+        out = []
+        for q in range(len(state.clans)):
+            key = _clan_key(state, q, masks)
+            if q in deciding:
+                frames = tuple(f for f in stack if f[1] == q)
+                tl = turns_left(state, q)
+                now = (key, tl, tuple(state.fired))
+                full = (now, frames, tuple(state.daimyo_slots), state.held,
+                        tuple(tuple(sp) for sp in state.spaces)
+                        if state.held is not None else None)
+                v = memo.get(full)
+                if v is None:
+                    ctx = _Ctx(state, q, _Units(state.clans[q], tl))
+                    standing = standings[shared]
+                    base = standing.get(now)
+                    if base is None:
+                        base = standing[now] = _standing(ctx)
+                        size[0] += 1
+                    v = memo[full] = _pending(ctx, base)
+                    size[0] += 1
+            else:
+                v = memo.get(key)
+                if v is None:
+                    v = memo[key] = clan_value(state, q)
+                    size[0] += 1
+            out.append(v)
+        return out
+
+    def memo_evaluate(state: WhiteCastleState, seat: int) -> float:
+        """evaluate() from the memories."""
+        vals = memo_values(state)
+        others = [v for q, v in enumerate(vals) if q != seat]
+        return vals[seat] - REL * max(others, default=0.0)
+
+    return memo_values, memo_evaluate
+
+
 def evaluate(state: WhiteCastleState, seat: int) -> float:
     """The seat's estimated final points minus REL times the best rival's."""
     vals = values(state)
     others = [v for q, v in enumerate(vals) if q != seat]
     return vals[seat] - REL * max(others, default=0.0)
+
+
+def reward_temperature(state: WhiteCastleState) -> float:
+    """MCTS's reward temperature: a solo margin (player against rival) is far less certain
+    than the same points between 4 clans (measured: the solo game scored about 6 points
+    more at 15 than at 5; at 4 players 5 did better than 12)."""
+    return SOLO_TEMPERATURE if state.rival is not None else TEMPERATURE
+
+
+def turn(state: WhiteCastleState) -> tuple[int, int, str]:
+    """Which turn it is (greedy looks ahead within a turn only: in the solo game the
+    player moves again right after the rival, and a die of the next turn is no reason
+    to end this one early)."""
+    return state.round, state.turn_idx, state.phase
 
 
 def candidates(state: WhiteCastleState) -> list[int]:
@@ -411,12 +579,34 @@ def candidates(state: WhiteCastleState) -> list[int]:
     return kept or ids
 
 
-def determinize(state: WhiteCastleState, seat: int | None,
-                rng: Rng | random.Random) -> WhiteCastleState:
-    """A state consistent with the seat's view whose sample depends on the view and rng only."""
+def hidden(state: WhiteCastleState) -> tuple[Any, ...]:
+    """The hidden information as it stands (deck orders and the RNG): a move that leaves
+    it unchanged drew no card and rolled no die, so search may reuse its outcome."""
+    return (state.rng.state, tuple(state.steward_deck), tuple(state.diplomat_deck),
+            tuple(state.solo_deck))
+
+
+def _canonical(state: WhiteCastleState) -> WhiteCastleState:
+    """A copy whose hidden parts are in a canonical order (and without the log, which
+    search samples never read), so that samples depend on the view and the rng only."""
     canon = state.clone()
     canon.steward_deck.sort()
     canon.diplomat_deck.sort()
     canon.solo_deck.sort()
     canon.rng = Rng(0)
-    return canon.determinize(seat, rng)
+    canon.events = []
+    canon.history = []
+    return canon
+
+
+def determinize(state: WhiteCastleState, seat: int | None,
+                rng: Rng | random.Random) -> WhiteCastleState:
+    """A state consistent with the seat's view whose sample depends on the view and rng only."""
+    return _canonical(state).determinize(seat, rng)
+
+
+def sampler(state: WhiteCastleState, seat: int | None
+            ) -> Callable[[Rng | random.Random], WhiteCastleState]:
+    """determinize() for many samples of one position: the canonical copy is made once."""
+    canon = _canonical(state)
+    return lambda rng: canon.determinize(seat, rng)

@@ -79,14 +79,15 @@ class WhiteCastleState(Explain, Turns):
     __slots__ = ()
 
     def clone(self) -> WhiteCastleState:
-        """An independent copy (frames and effects are immutable and shared)."""
+        """An independent copy (frames and effects are immutable and shared); the nested
+        lists are copied with map (no comprehension frame: search clones many states)."""
         s = WhiteCastleState.__new__(WhiteCastleState)
         s.data = self.data
         s.n = self.n
-        s.clans = [c.copy() for c in self.clans]
-        s.bridges = [b[:] for b in self.bridges]
+        s.clans = list(map(Clan.copy, self.clans))
+        s.bridges = list(map(list.copy, self.bridges))
         s.lone_left = self.lone_left[:]
-        s.spaces = [sp[:] for sp in self.spaces]
+        s.spaces = list(map(list.copy, self.spaces))
         s.room_cards = self.room_cards[:]
         s.room_tiles = self.room_tiles
         s.steward_deck = self.steward_deck[:]
@@ -95,7 +96,7 @@ class WhiteCastleState(Explain, Turns):
         s.daimyo_card = self.daimyo_card
         s.daimyo_slots = self.daimyo_slots[:]
         s.garden_cards = self.garden_cards
-        s.garden_workers = [g[:] for g in self.garden_workers]
+        s.garden_workers = list(map(list.copy, self.garden_workers))
         s.yard_effects = self.yard_effects
         s.round = self.round
         s.order = self.order[:]

@@ -1,0 +1,159 @@
+"""What makes the search cheaper changes no result: memoised evaluations equal the plain
+ones, samples equal determinize's, kept positions never change; and the expert level."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+import kamon.agents as agents_pkg
+from kamon.agents import LEVELS, GreedyAgent, MCTSAgent, make_agent
+from kamon.agents.base import hooks_for
+from kamon.core.protocol import State
+from kamon.core.rng import Rng
+from kamon.games.clansman import GAME as CLANSMAN
+from kamon.games.clansman import evaluation as cs_eval
+from kamon.games.white_castle import GAME as WC
+from kamon.games.white_castle import evaluation as wc_eval
+
+LINES: list[tuple[Any, Any, int, int, dict[str, Any]]] = [
+    (WC, wc_eval, 4, 11, {}),
+    (WC, wc_eval, 1, 12, {"difficulty": "hard"}),
+    (CLANSMAN, cs_eval, 4, 13, {}),
+    (CLANSMAN, cs_eval, 4, 14, {"expert": True, "emperor_side": "B"}),
+]
+
+
+@pytest.mark.parametrize(("game", "module", "players", "seed", "options"), LINES)
+def test_memoised_evaluations_equal_the_plain_ones(game: Any, module: Any, players: int,
+                                                   seed: int, options: dict[str, Any]
+                                                   ) -> None:
+    """Along a seeded game, and after every move from its positions (what priors value),
+    fresh_evaluation's values and evaluate are exactly values and evaluate."""
+    values, evaluate = module.fresh_evaluation()
+    state = game.new_game(players, seed, **options)
+    rng = Rng(seed)
+    checked = 0
+    while not state.is_over() and checked < 900:
+        for aid in state.legal_ids()[:5]:
+            child = state.clone()
+            child.apply(aid)
+            for s in (state, child):
+                assert values(s) == module.values(s)
+                for q in range(s.num_players):
+                    assert evaluate(s, q) == module.evaluate(s, q)
+                checked += 1
+        state.apply(rng.choice(state.legal_ids()))
+    assert checked > 200
+
+
+@pytest.mark.parametrize(("game", "players", "options"),
+                         [(WC, 3, {}), (CLANSMAN, 4, {"expert": True})])
+def test_a_sampler_draws_what_determinize_draws(game: Any, players: int,
+                                                options: dict[str, Any]) -> None:
+    """sampler(state, seat)(rng) prepares once what determinize does every time: the same
+    sample for the same rng (log aside, which samples leave out)."""
+    state = game.new_game(players, 5, **options)
+    rng = Rng(5)
+    for _ in range(30):
+        state.apply(rng.choice(state.legal_ids()))
+    hooks = hooks_for(state)
+    assert hooks.sampler is not None
+    draw = hooks.sampler(state, 1)
+    for k in range(3):
+        a, b = draw(Rng(k)), hooks.determinize(state, 1, Rng(k))
+        assert a.dumps() == b.dumps()
+        assert a.events == [] and a.history == []
+        assert a.view(1)["round"] == state.view(1)["round"]
+
+
+def positions(game: Any, players: int, seed: int, steps: int,
+              **options: Any) -> State:
+    """A position after `steps` seeded random decisions."""
+    state = game.new_game(players, seed, **options)
+    rng = Rng(seed)
+    for _ in range(steps):
+        assert not state.is_over()
+        state.apply(rng.choice(state.legal_ids()))
+    return state
+
+
+@pytest.mark.parametrize(("game", "players", "steps"),
+                         [(WC, 4, 70), (WC, 2, 50), (CLANSMAN, 4, 60)])
+def test_kept_positions_make_the_search_replay_nothing_and_change_nothing(
+        game: Any, players: int, steps: int) -> None:
+    """A search keeps positions on its nodes (those games say what is hidden); the position
+    it was shown is untouched, and the same seed still gives the same move."""
+    state = positions(game, players, 3, steps)
+    before = state.dumps()
+    agent = MCTSAgent(4, iterations=150)
+    move = agent.act(state)
+    assert agent.last_iterations == 150 and agent.last_kept > 50
+    assert state.dumps() == before
+    assert MCTSAgent(4, iterations=150).act(state) == move
+    assert move in state.legal_actions()
+
+
+def test_below_a_chance_move_each_determinization_is_walked_alike() -> None:
+    """Near a round's end (dice are rolled for the next round) the search keeps at most
+    `determinizations` samples per node and plays legal moves only."""
+    state = WC.new_game(3, 8)
+    rng = Rng(8)
+    while state.dice_left() > 5:  # a few dice before the round ends
+        state.apply(rng.choice(state.legal_ids()))
+    for k in (1, 3):
+        agent = MCTSAgent(2, iterations=200, determinizations=k)
+        assert agent.act(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="determinizations"):
+        MCTSAgent(0, determinizations=0)
+
+
+def test_greedy_stays_within_its_turn_in_the_solo_game() -> None:
+    """Solo: declining the card's Gardener action would only bring the next die sooner;
+    greedy's lookahead no longer crosses into the next turn to prefer that."""
+    state = WC.new_game(1, 5008, difficulty="hard")
+    for text in ("take coral left", "place well", "take coral right", "place domain"):
+        state.apply(WC.parse_action(state, text))
+    assert [str(a) for a in state.legal_actions()][:2] == ["card first", "done"]
+    assert str(GreedyAgent(3).act(state)) == "card first"
+    assert str(MCTSAgent(0, iterations=300).act(state)) == "card first"
+
+
+def test_white_castle_values_mean_the_same_at_every_stage_of_a_turn() -> None:
+    """A turn begun (its die not yet taken) is worth TAKE, the turns to come AHEAD_TURN
+    each, and the solo rival its points plus RIVAL_TURN a turn left."""
+    state = WC.new_game(4, 2)
+    while state.stack[-1][0] != "take":
+        state.apply(state.legal_ids()[0])
+    p = state.to_move
+    assert p is not None
+    vals = wc_eval.values(state)
+    later = wc_eval.turns_left(state, p)
+    assert later == wc_eval.TURNS - 1
+    others = [q for q in range(4) if q != p]
+    ahead = wc_eval.AHEAD_TURN * (wc_eval.TURNS - wc_eval.AHEAD_FROM)
+    assert vals[p] > ahead - wc_eval.AHEAD_TURN + wc_eval.TAKE - 1
+    assert all(vals[q] > ahead - 1 for q in others)
+    solo = WC.new_game(1, 2, difficulty="hard")
+    rival = solo.rival
+    assert rival is not None
+    assert wc_eval.values(solo)[rival] >= solo.clans[rival].cp + wc_eval.RIVAL_END + \
+        wc_eval.RIVAL_TURN * wc_eval.turns_left(solo, rival) > 40
+
+
+def test_expert_thinks_for_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """expert is MCTS with a wall-clock budget (EXPERT_SECONDS) and no iteration cap."""
+    assert "wall clock" in LEVELS["expert"].summary
+    agent = make_agent("expert", 1)
+    assert isinstance(agent, MCTSAgent) and agent.name == "expert"
+    assert agent.iterations is None and agent.seconds == agents_pkg.EXPERT_SECONDS
+    monkeypatch.setattr(agents_pkg, "EXPERT_SECONDS", 0.2)
+    state = positions(WC, 4, 6, 20)
+    quick = make_agent("expert", 2)
+    start = time.perf_counter()
+    move = quick.act(state)
+    assert time.perf_counter() - start < 5.0
+    assert move in state.legal_actions()
+    assert isinstance(quick, MCTSAgent) and quick.last_iterations >= 1
