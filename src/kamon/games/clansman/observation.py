@@ -14,11 +14,11 @@ never adds one).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from kamon.core.layout import Field, Layout
 from kamon.games.clansman import actions as A
 from kamon.games.clansman.data import GOODS, KOCHISEI, VOLATILE, VP_COLOURS, load_data
 
@@ -50,45 +50,10 @@ SCORE_KEYS = ("military_missions", "religion_missions", "religion_kofun",
               "economy_missions", "others_missions", "others_emperors", "total")
 
 
-@dataclass(frozen=True)
-class Field:
-    """One named slice of the vector: `size` values from `start`, repeated `repeat` times
-    every `stride` values (a per-seat field), and what they mean."""
-
-    name: str
-    start: int
-    size: int
-    meaning: str
-    repeat: int = 1
-    stride: int = 0
-
-
-class _Layout:
-    """Builds the field table: each `add` appends a slice and returns where it starts."""
-
-    def __init__(self) -> None:
-        self.fields: list[Field] = []
-        self.size = 0
-
-    def add(self, name: str, size: int, meaning: str) -> int:
-        """Append a field of `size` values; its start offset."""
-        start = self.size
-        self.fields.append(Field(name, start, size, meaning))
-        self.size += size
-        return start
-
-    def repeated(self, prefix: str, block: _Layout, repeat: int) -> int:
-        """Append `repeat` copies of a sub-layout (one per seat slot); the first copy's start."""
-        base = self.size
-        for f in block.fields:
-            self.fields.append(Field(f"{prefix}[k].{f.name}", base + f.start, f.size, f.meaning,
-                                     repeat, block.size))
-        self.size += block.size * repeat
-        return base
 
 
 # ---------------------------------------------------------------- the layout
-_G = _Layout()
+_G = Layout()
 G_PRESENT = _G.add("present", 1, "1 if this seat slot is in the game")
 G_TO_MOVE = _G.add("to_move", 1, "1 if this seat decides now")
 G_START = _G.add("start_player", 1, "1 if this seat is the start player")
@@ -113,7 +78,7 @@ G_SCORE = _G.add("score", len(SCORE_KEYS), "current VPs by source /20, total /60
 G_COLOUR = _G.add("vp_by_colour", len(VP_COLOURS), "VPs by colour /30 (military, religion, "
                                                    "government, economy, others)")
 
-_L = _Layout()
+_L = Layout()
 SEAT = _L.add("seat", SEAT_SLOTS, "one-hot: the observing seat's absolute number (a few "
                                   "actions name a seat's colour)")
 MODE = _L.add("mode", 5, "expert, Emperor side A, side B, the unofficial Emperor variant, the "

@@ -14,11 +14,11 @@ bundled data does not know (an overlay that adds one) is refused with a clear er
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from kamon.core.layout import Field, Layout
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS, load_data
 
@@ -62,41 +62,6 @@ ROOM_BLOCKS = tuple(sorted(A.BLOCK))  # (room, block) pairs in action-id order
 CARD_BLOCKS = 3
 
 
-@dataclass(frozen=True)
-class Field:
-    """One named slice of the vector: `size` values from `start`, repeated `repeat` times
-    every `stride` values (a per-clan field), and what they mean."""
-
-    name: str
-    start: int
-    size: int
-    meaning: str
-    repeat: int = 1
-    stride: int = 0
-
-
-class _Layout:
-    """Builds the field table: each `add` appends a slice and returns where it starts."""
-
-    def __init__(self) -> None:
-        self.fields: list[Field] = []
-        self.size = 0
-
-    def add(self, name: str, size: int, meaning: str) -> int:
-        """Append a field of `size` values; its start offset."""
-        start = self.size
-        self.fields.append(Field(name, start, size, meaning))
-        self.size += size
-        return start
-
-    def repeated(self, prefix: str, block: _Layout, repeat: int) -> int:
-        """Append `repeat` copies of a sub-layout (one per clan slot); the first copy's start."""
-        base = self.size
-        for f in block.fields:
-            self.fields.append(Field(f"{prefix}[k].{f.name}", base + f.start, f.size, f.meaning,
-                                     repeat, block.size))
-        self.size += block.size * repeat
-        return base
 
 
 def _names(seq: Sequence[str]) -> str:
@@ -105,7 +70,7 @@ def _names(seq: Sequence[str]) -> str:
 
 
 # ---------------------------------------------------------------- the layout
-_C = _Layout()
+_C = Layout()
 C_PRESENT = _C.add("present", 1, "1 if this clan slot is in the game")
 C_RIVAL = _C.add("rival", 1, "1 if this clan is the solo game's Tokugawa rival")
 C_TO_MOVE = _C.add("to_move", 1, "1 if this clan's seat decides now")
@@ -132,7 +97,7 @@ C_ORDER = _C.add("turn_order", CLAN_SLOTS, "one-hot: position in the turn order"
 C_SCORE = _C.add("score", len(SCORE_KEYS),
                  "current score by category /50, total /100 (SCORE_KEYS)")
 
-_L = _Layout()
+_L = Layout()
 SEAT = _L.add("seat", 4, "one-hot: the observing seat's absolute number (clan slot 0 is "
                          "that seat)")
 PLAYERS = _L.add("players", 4, "one-hot: number of players 1-4 (1 = solo)")
