@@ -539,6 +539,30 @@ class Store:
         return int(self._query("SELECT count(*) FROM games", (), "count the games")[0][0])
 
 
+class _Done:
+    """A one-shot signal on a plain lock (held until set): what threading.Event does,
+    without its Python-level Condition (every write waits on one)."""
+
+    __slots__ = ("lock", "flag")
+
+    def __init__(self) -> None:
+        """Not set."""
+        self.lock = threading.Lock()
+        self.lock.acquire()
+        self.flag = False
+
+    def set(self) -> None:
+        """Wake the waiter (only the group's leader sets it; a second set does nothing)."""
+        if not self.flag:
+            self.flag = True
+            self.lock.release()
+
+    def wait(self) -> None:
+        """Block until set."""
+        with self.lock:
+            pass
+
+
 class _Write:
     """One write waiting for the group commit."""
 
@@ -549,7 +573,7 @@ class _Write:
         self.fn = fn
         self.doing = doing
         self.deadline = deadline
-        self.done = threading.Event()
+        self.done = _Done()
         self.result: Any = None
         self.error: BaseException | None = None
 
