@@ -61,3 +61,21 @@ def test_the_key_sees_a_draw_and_a_roll() -> None:
     after_roll = key(state)
     state.steward_deck.pop()
     assert key(state) != after_roll  # a card drawn
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_every_seat_sees_the_spectators_view(name: str, players: int,
+                                             options: dict[str, Any]) -> None:
+    # What lets the server build one view a move (hidden.SAME_VIEW_FOR_EVERY_SEAT).
+    from kamon.server.views import same_view_for_every_seat
+    state = get_game(name).new_game(players, 7, **options)
+    assert same_view_for_every_seat(state)
+    rng = random.Random(7)
+    for step in range(400):
+        if state.is_over():
+            break
+        if step % 7 == 0:
+            public = state.view(None)
+            for seat in range(players):
+                assert state.view(seat) == {**public, "seat": seat}
+        state.apply(rng.choice([a.id for a in state.legal_actions()]))

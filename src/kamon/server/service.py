@@ -90,6 +90,8 @@ class Loaded:
     messages: dict[int | None, str] = field(default_factory=dict)  # seat -> socket message
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     logged: list[int] | None = None  # log length at setup and after each move in force
+    common: dict[str, Any] | None = None  # the payload's parts alike for every viewer
+    public: dict[str, Any] | None = None  # the spectator's view, when every seat sees it
 
     def log_marks(self) -> list[int]:
         """How long the log was at setup and after each move in force (which log lines

@@ -7,6 +7,10 @@ from collections.abc import Hashable
 
 from kamon.games.white_castle.state import WhiteCastleState
 
+# Every seat sees what a spectator sees (no hand is secret in this game): view(seat)
+# differs from view(None) only in its `seat` field (the server builds one view a move).
+SAME_VIEW_FOR_EVERY_SEAT = True
+
 
 def hidden_key(state: WhiteCastleState) -> Hashable:
     """The hidden parts of `state`: equal keys before and after a move mean the move drew
