@@ -223,6 +223,7 @@ class WebSocketClient(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.parts: list[bytes] = []
         self.closed = False
+        self.closed_here = False  # closed by this client (not an error)
 
     @classmethod
     async def connect(cls, host: str, port: int, path: str) -> WebSocketClient:
@@ -323,12 +324,12 @@ class WebSocketClient(asyncio.Protocol):
         return item
 
     async def close(self) -> None:
-        """Close politely (code 1000) and drop the connection."""
+        """Close politely (code 1000) and drop the connection; a reader still waiting
+        gets SocketClosed."""
         if not self.closed:
+            self.closed_here = True
             self._send(8, (1000).to_bytes(2, "big"))
-            self.closed = True
-            if self.transport is not None:
-                self.transport.close()
+            self._fail(1000)
 
 
 @dataclass
@@ -397,17 +398,18 @@ class GamePlayer:
         first = [asyncio.Event(), asyncio.Event()]
         tasks = [asyncio.create_task(self.seat(gid, tok, ws, over, first[i]))
                  for i, (tok, ws) in enumerate(zip(tokens, sockets, strict=True))]
-        if ready is not None:
-            await asyncio.wait([asyncio.create_task(e.wait()) for e in first],
-                               timeout=REQUEST_TIMEOUT)
-            ready.set()
-        stopper = asyncio.create_task(stop.wait())
-        overer = asyncio.create_task(over.wait())
-        await asyncio.wait([stopper, overer, *tasks], return_when=asyncio.FIRST_COMPLETED)
-        for t in (stopper, overer, *tasks):
-            t.cancel()
-        for ws in sockets:
-            with contextlib.suppress(Exception):
+        waiters: list[asyncio.Task[Any]] = []
+        try:
+            if ready is not None:
+                waiters = [asyncio.create_task(e.wait()) for e in first]
+                await asyncio.wait(waiters, timeout=REQUEST_TIMEOUT)
+                ready.set()
+            waiters += [asyncio.create_task(stop.wait()), asyncio.create_task(over.wait())]
+            await asyncio.wait([*waiters[-2:], *tasks], return_when=asyncio.FIRST_COMPLETED)
+        finally:  # also when cancelled: nothing of this game outlives it
+            for t in (*waiters, *tasks):
+                t.cancel()
+            for ws in sockets:  # a seat that missed its cancellation ends on SocketClosed
                 await ws.close()
 
     async def seat(self, gid: str, token: str, ws: WebSocketClient, over: asyncio.Event,
@@ -457,7 +459,7 @@ class GamePlayer:
                     if server_time is not None:
                         self.stats.server.append(server_time)
         except SocketClosed as exc:
-            if not over.is_set():
+            if not over.is_set() and not ws.closed_here:
                 self.stats.error(str(exc))
         except asyncio.CancelledError:
             raise
