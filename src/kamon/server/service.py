@@ -16,6 +16,7 @@ the cached game and stored only if the stored version is still that one.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 from collections import OrderedDict
@@ -108,9 +109,9 @@ class Loaded:
             self.before = rebuild(self.row, self.moves[:-1])
         return self.before
 
-    @property
+    @functools.cached_property
     def game(self) -> Game:
-        """The game's rules object."""
+        """The game's rules object (looked up once per version: every payload asks)."""
         return get_game(self.row.game)
 
     @property

@@ -580,8 +580,8 @@ class _Write:
 
 class GroupCommit:
     """SQLite's writes from every thread, committed together: the writes waiting when a
-    transaction starts go into it, each in a savepoint (a refused write takes back only
-    itself), and one COMMIT (one fsync) makes them all durable before any of them is
+    transaction starts go into it, each in a savepoint when there are several (a refused
+    write takes back only itself), and one COMMIT (one fsync) makes them all durable before any of them is
     answered. The first writer to find no commit running commits (its own write and any
     that arrive meanwhile) until none is left; the others wait for theirs. A write still
     waiting when its turn would come past the busy timeout is refused as busy, so no
@@ -673,17 +673,21 @@ class GroupCommit:
         try:
             cur = conn.cursor()
             cur.execute("BEGIN IMMEDIATE")
+            alone = len(items) == 1  # no savepoint: a refused write rolls back all there is
             for item in items:
-                cur.execute("SAVEPOINT w")
+                if not alone:
+                    cur.execute("SAVEPOINT w")
                 try:
                     item.result = item.fn(cur)
-                    cur.execute("RELEASE w")
+                    if not alone:
+                        cur.execute("RELEASE w")
                 except Exception as exc:
-                    cur.execute("ROLLBACK TO w")
-                    cur.execute("RELEASE w")
+                    if not alone:
+                        cur.execute("ROLLBACK TO w")
+                        cur.execute("RELEASE w")
                     item.error = exc if isinstance(exc, VersionConflict | DamagedGame) else \
                         (classify(exc, item.doing) or exc)
-            cur.execute("COMMIT")
+            cur.execute("ROLLBACK" if alone and items[0].error is not None else "COMMIT")
         except Exception as exc:
             if cur is not None:
                 with suppress(Exception):
