@@ -295,8 +295,11 @@ class GameService:
             else:
                 rows.append(SeatRow(seat, "bot", kind, None))
         with storage():
-            self.store.create_game(game_id, name, players, seed, options, rows, mode,
-                                   None if extra is None else extra(game_id, tokens))
+            row = self.store.create_game(game_id, name, players, seed, options, rows, mode,
+                                         None if extra is None else extra(game_id, tokens))
+        # The new game as a rebuild would make it (its sockets open next): set up from the
+        # stored row, never changed (only names are read from `state` below).
+        self.cache.put(Loaded(row, rows, 0, [], state, logged=[len(state.events)]))
         return {
             "id": game_id, "game": name, "title": game.title, "players": players,
             "mode": mode,

@@ -412,9 +412,10 @@ class Store:
 
     def create_game(self, game_id: str, game: str, players: int, seed: int,
                     options: dict[str, Any], seats: list[SeatRow], mode: str = "casual",
-                    extra: Callable[[Any], Any] | None = None) -> str:
-        """Store a new game at version 0 with its seats; its digest. `extra(cursor)`
-        writes rows that belong with the game in the same transaction (or refuses it)."""
+                    extra: Callable[[Any], Any] | None = None) -> GameRow:
+        """Store a new game at version 0 with its seats; its row as stored (the game()
+        of it). `extra(cursor)` writes rows that belong with the game in the same
+        transaction (or refuses it)."""
         now = time.time()
         opts = json.loads(json.dumps(options))
         digest = setup_digest(game, players, seed, opts, mode, seats)
@@ -432,7 +433,8 @@ class Store:
                 extra(cur)
 
         self._write(insert, f"create game {game_id}")
-        return digest
+        return GameRow(game_id, game, players, seed, opts, 0, "playing", now, now,
+                       mode if mode in MODES else "casual", digest)
 
     def append(self, game_id: str, expected_version: int, kind: str, seat: int | None,
                action_id: int | None, notation: str | None, status: str) -> int:
