@@ -85,8 +85,8 @@ def test_a_move_builds_each_viewers_payload_once_however_many_sockets(
         assert dict(calls) == {None: 1}, dict(calls)
         assert [p["you"] for p in seen] == [0, 0, 0, 1, 1, None]
         assert [p["view"]["seat"] for p in seen] == [0, 0, 0, 1, 1, None]
-        assert [bool(p["legal"]) for p in seen] == [s == 1 - mover for s in (0, 0, 0, 1, 1)
-                                                    ] + [False]
+        assert [bool(p["legal"]) for p in seen] == [
+            p["you"] is not None and p["you"] == p["to_move"] for p in seen]
     finally:
         for s in sockets:
             s.__exit__(None, None, None)
