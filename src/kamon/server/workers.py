@@ -21,7 +21,7 @@ _Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any
 
 
 class Workers:
-    """A fixed number of daemon threads (started on first use) taking calls from one
+    """Up to `threads` daemon threads (started when calls overlap) taking calls from one
     queue; `run` awaits a call's result (or its exception) on the event loop."""
 
     def __init__(self, threads: int, name: str) -> None:
@@ -30,6 +30,7 @@ class Workers:
         self.name = name
         self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self.threads: list[threading.Thread] = []
+        self.free = 0  # threads minus calls queued or running (< 0: calls wait)
         self.closed = False
         self.lock = threading.Lock()
 
@@ -37,22 +38,20 @@ class Workers:
         """`fn(*args)` in one of the threads; its result."""
         if self.closed:
             raise RuntimeError(f"the {self.name} threads are shut down")
-        if not self.threads:
-            self._start()
+        with self.lock:
+            self.free -= 1
+            start = self.free < 0 and len(self.threads) < self.size
+            if start:  # threads start as calls overlap (each costs memory)
+                self.free += 1
+                thread = threading.Thread(target=self._work, daemon=True,
+                                          name=f"{self.name}-{len(self.threads)}")
+                self.threads.append(thread)
+        if start:
+            thread.start()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self.jobs.put((loop, future, fn, args))
         return await future
-
-    def _start(self) -> None:
-        """Start the threads (once)."""
-        with self.lock:
-            if self.threads:
-                return
-            for i in range(self.size):
-                t = threading.Thread(target=self._work, name=f"{self.name}-{i}", daemon=True)
-                t.start()
-                self.threads.append(t)
 
     def _work(self) -> None:
         """A thread: run calls until told to stop (None)."""
@@ -61,14 +60,18 @@ class Workers:
             if job is None:
                 return
             loop, future, fn, args = job
-            if future.cancelled():  # the request went away before its turn
-                continue
             try:
-                result = fn(*args)
-            except BaseException as exc:
-                _answer(loop, _fail, future, exc)
-            else:
-                _answer(loop, _succeed, future, result)
+                if future.cancelled():  # the request went away before its turn
+                    continue
+                try:
+                    result = fn(*args)
+                except BaseException as exc:
+                    _answer(loop, _fail, future, exc)
+                else:
+                    _answer(loop, _succeed, future, result)
+            finally:
+                with self.lock:
+                    self.free += 1
 
     def shutdown(self) -> None:
         """Take no more calls, cancel those not started, let the threads end."""
