@@ -60,18 +60,18 @@ class Workers:
             if job is None:
                 return
             loop, future, fn, args = job
+            answer: tuple[Callable[..., Any], Any] | None = None
             try:
-                if future.cancelled():  # the request went away before its turn
-                    continue
-                try:
-                    result = fn(*args)
-                except BaseException as exc:
-                    _answer(loop, _fail, future, exc)
-                else:
-                    _answer(loop, _succeed, future, result)
+                if not future.cancelled():  # else the request went away before its turn
+                    try:
+                        answer = (_succeed, fn(*args))
+                    except BaseException as exc:
+                        answer = (_fail, exc)
             finally:
-                with self.lock:
+                with self.lock:  # free again before the caller hears back
                     self.free += 1
+            if answer is not None:
+                _answer(loop, answer[0], future, answer[1])
 
     def shutdown(self) -> None:
         """Take no more calls, cancel those not started, let the threads end."""
