@@ -14,8 +14,12 @@ Traffic goes to 127.0.0.1 only, and everything is bounded: at most 1000 games, 6
 run, 10 s per request.
 
 Prints per run: moves per second, the move round trip (POST to answer) p50/p95/p99/max
-and the part of it spent in the server (its Server-Timing header), the push delay (POST to the other seat's WebSocket message) p50/p99, errors (any refusal,
-lost socket or timeout), the server's CPU per move and its resident memory (now and peak).
+and the part of it spent in the server (its Server-Timing header), the push delay (POST
+to the other seat's WebSocket message) p50/p99, errors (any refusal, lost socket or
+timeout), the server's CPU per move and its resident memory (now and peak), and this
+client's own CPU per move. The client speaks HTTP/1.1 and WebSocket itself on
+asyncio.Protocol (the server's frames are unmasked, uncompressed text), so that on two
+cores it leaves the server as much of the machine as it can.
 Prints, never asserts. The machine this runs on may be shared: figures are lower bounds.
 """
 
@@ -23,7 +27,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
+import hashlib
 import json
 import os
 import random
@@ -38,7 +44,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
-import websockets
 
 MAX_GAMES = 1000
 MAX_SECONDS = 600.0
@@ -95,15 +100,61 @@ def proc_figures(pid: int) -> tuple[float, int, int]:
     return cpu, rss, hwm
 
 
+class _Answer(asyncio.Protocol):
+    """The reading side of one keep-alive HTTP/1.1 connection: bytes in, one answer out
+    per request (status, body, the server's Server-Timing), parsed without StreamReader
+    (a load generator on the same two cores must cost as little as it can)."""
+
+    def __init__(self) -> None:
+        """Nothing received yet."""
+        self.buf = bytearray()
+        self.waiter: asyncio.Future[tuple[int, bytes, float | None, bool]] | None = None
+        self.transport: asyncio.Transport | None = None
+        self.lost = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Keep the transport to write to."""
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        """Collect bytes; an answer is complete when its Content-Length bytes are in."""
+        self.buf += data
+        head_end = self.buf.find(b"\r\n\r\n")
+        if head_end < 0 or self.waiter is None or self.waiter.done():
+            return
+        lines = bytes(self.buf[:head_end]).decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length, close, server_time = 0, False, None
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            name = name.lower()
+            if name == "content-length":
+                length = int(value)
+            elif name == "connection" and "close" in value.lower():
+                close = True
+            elif name == "server-timing" and "dur=" in value:
+                server_time = float(value.split("dur=")[1].split(";")[0].split(",")[0]) / 1000
+        if len(self.buf) < head_end + 4 + length:
+            return
+        body = bytes(self.buf[head_end + 4:head_end + 4 + length])
+        del self.buf[:head_end + 4 + length]
+        self.waiter.set_result((status, body, server_time, close))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The server closed: a waiting request fails (and is sent again if no answer
+        had begun: a move is idempotent)."""
+        self.lost = True
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_exception(ConnectionError("the server closed the connection"))
+
+
 class Http:
-    """One keep-alive HTTP/1.1 connection to the server (a minimal client: a load
-    generator on the same two cores must cost as little as it can)."""
+    """One keep-alive HTTP/1.1 connection to the server, one request at a time."""
 
     def __init__(self, host: str, port: int) -> None:
         """Where to connect; `request` connects on first use."""
         self.host, self.port = host, port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
+        self.proto: _Answer | None = None
         self.lock = asyncio.Lock()
 
     async def request(self, method: str, path: str, body: Any = None
@@ -126,43 +177,159 @@ class Http:
 
     async def _request(self, method: str, path: str, body: Any
                        ) -> tuple[int, bytes, float | None]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        assert self.reader is not None
+        """One request on the connection (opened if needed)."""
+        loop = asyncio.get_running_loop()
+        if self.proto is None or self.proto.lost:
+            _, self.proto = await loop.create_connection(_Answer, self.host, self.port)
+        proto = self.proto
+        assert proto.transport is not None
         data = b"" if body is None else orjson.dumps(body)
         head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
                 f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
-        self.writer.write(head.encode() + data)
-        status_line = await self.reader.readline()
-        if not status_line:  # closed before any answer: safe to send again (a move is
-            raise ConnectionError("the server closed the connection")  # idempotent)
-        status = int(status_line.split()[1])
-        length = 0
-        close = False
-        server_time = None
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            name, _, value = line.decode("latin-1").partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-            elif name.lower() == "connection" and "close" in value.lower():
-                close = True
-            elif name.lower() == "server-timing" and "dur=" in value:
-                server_time = float(value.split("dur=")[1].split(";")[0].split(",")[0]) / 1000
-        payload = await self.reader.readexactly(length)
+        proto.waiter = loop.create_future()
+        proto.transport.write(head.encode() + data)
+        status, payload, server_time, close = await proto.waiter
         if close:
             await self.close()
         return status, payload, server_time
 
     async def close(self) -> None:
         """Close the connection (a later request reconnects)."""
-        if self.writer is not None:
-            self.writer.close()
-            with contextlib.suppress(Exception):
-                await self.writer.wait_closed()
-        self.reader = self.writer = None
+        if self.proto is not None and self.proto.transport is not None:
+            self.proto.transport.close()
+        self.proto = None
+
+
+class SocketClosed(Exception):
+    """The server closed a WebSocket (its close code, if it sent one)."""
+
+    def __init__(self, code: int | None) -> None:
+        """The close code."""
+        super().__init__(f"socket closed {code if code is not None else ''}")
+        self.code = code
+
+
+class WebSocketClient(asyncio.Protocol):
+    """A minimal WebSocket client (RFC 6455) for this server's frames: unmasked,
+    uncompressed text frames (the server runs without permessage-deflate), pings answered.
+    Messages go to a queue; a close or a lost connection ends it with SocketClosed."""
+
+    def __init__(self, key: str) -> None:
+        """Handshake with `key` (Sec-WebSocket-Key)."""
+        self.key = key
+        self.buf = bytearray()
+        self.shaken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.messages: asyncio.Queue[bytes | SocketClosed] = asyncio.Queue()
+        self.transport: asyncio.Transport | None = None
+        self.parts: list[bytes] = []
+        self.closed = False
+        self.closed_here = False  # closed by this client (not an error)
+
+    @classmethod
+    async def connect(cls, host: str, port: int, path: str) -> WebSocketClient:
+        """Open a socket to ws://host:port/path (refused: ConnectionError)."""
+        key = base64.b64encode(os.urandom(16)).decode()
+        loop = asyncio.get_running_loop()
+        transport, proto = await loop.create_connection(lambda: cls(key), host, port)
+        transport.write((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                         "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                         ).encode())
+        await asyncio.wait_for(proto.shaken, REQUEST_TIMEOUT)
+        return proto
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        """Keep the transport."""
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        """The handshake's answer, then frames."""
+        self.buf += data
+        if not self.shaken.done():
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(self.buf[:end]).decode("latin-1")
+            del self.buf[:end + 4]
+            accept = base64.b64encode(hashlib.sha1(
+                (self.key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()).decode()
+            if not head.startswith("HTTP/1.1 101") or accept not in head:
+                self.shaken.set_exception(ConnectionError(f"handshake refused: {head[:80]}"))
+                return
+            self.shaken.set_result(None)
+        self._frames()
+
+    def _frames(self) -> None:
+        """Take every complete frame out of the buffer."""
+        buf = self.buf
+        while len(buf) >= 2:
+            fin, opcode = buf[0] & 0x80, buf[0] & 0x0F
+            if buf[1] & 0x80:
+                self._fail(1002)  # a server never masks
+                return
+            n, at = buf[1] & 0x7F, 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, at = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, at = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < at + n:
+                return
+            data = bytes(buf[at:at + n])
+            del buf[:at + n]
+            if opcode in (0, 1, 2):
+                self.parts.append(data)
+                if fin:
+                    self.messages.put_nowait(b"".join(self.parts))
+                    self.parts = []
+            elif opcode == 8:
+                code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
+                self._send(8, data[:2])
+                self._fail(code)
+                return
+            elif opcode == 9:
+                self._send(10, data)
+
+    def _send(self, opcode: int, data: bytes) -> None:
+        """Send one masked frame (client frames must be masked; payload < 126 bytes)."""
+        if self.transport is None or self.transport.is_closing():
+            return
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        self.transport.write(bytes([0x80 | opcode, 0x80 | len(data)]) + mask + masked)
+
+    def _fail(self, code: int | None) -> None:
+        """End the socket: the reader gets SocketClosed."""
+        if not self.closed:
+            self.closed = True
+            self.messages.put_nowait(SocketClosed(code))
+            if self.transport is not None:
+                self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The connection is gone."""
+        if not self.shaken.done():
+            self.shaken.set_exception(ConnectionError("closed during the handshake"))
+        self._fail(None)
+
+    async def recv(self) -> bytes:
+        """The next message (SocketClosed once the socket is closed)."""
+        item = await self.messages.get()
+        if isinstance(item, SocketClosed):
+            self.messages.put_nowait(item)
+            raise item
+        return item
+
+    async def close(self) -> None:
+        """Close politely (code 1000) and drop the connection; a reader still waiting
+        gets SocketClosed."""
+        if not self.closed:
+            self.closed_here = True
+            self._send(8, (1000).to_bytes(2, "big"))
+            self._fail(1000)
 
 
 @dataclass
@@ -219,32 +386,39 @@ class GamePlayer:
         over = asyncio.Event()
         sockets = []
         for tok in tokens:
-            sockets.append(await websockets.connect(
-                f"ws://{self.host}:{self.port}/api/games/{gid}/ws?token={tok}",
-                max_size=None, compression="deflate", open_timeout=REQUEST_TIMEOUT))
+            try:
+                sockets.append(await WebSocketClient.connect(
+                    self.host, self.port, f"/api/games/{gid}/ws?token={tok}"))
+            except (TimeoutError, ConnectionError, OSError) as exc:
+                self.stats.error(f"socket open {type(exc).__name__}")
+                for ws in sockets:
+                    await ws.close()
+                await asyncio.sleep(1)
+                return
         first = [asyncio.Event(), asyncio.Event()]
         tasks = [asyncio.create_task(self.seat(gid, tok, ws, over, first[i]))
                  for i, (tok, ws) in enumerate(zip(tokens, sockets, strict=True))]
-        if ready is not None:
-            await asyncio.wait([asyncio.create_task(e.wait()) for e in first],
-                               timeout=REQUEST_TIMEOUT)
-            ready.set()
-        stopper = asyncio.create_task(stop.wait())
-        overer = asyncio.create_task(over.wait())
-        await asyncio.wait([stopper, overer, *tasks], return_when=asyncio.FIRST_COMPLETED)
-        for t in (stopper, overer, *tasks):
-            t.cancel()
-        for ws in sockets:
-            with contextlib.suppress(Exception):
+        waiters: list[asyncio.Task[Any]] = []
+        try:
+            if ready is not None:
+                waiters = [asyncio.create_task(e.wait()) for e in first]
+                await asyncio.wait(waiters, timeout=REQUEST_TIMEOUT)
+                ready.set()
+            waiters += [asyncio.create_task(stop.wait()), asyncio.create_task(over.wait())]
+            await asyncio.wait([*waiters[-2:], *tasks], return_when=asyncio.FIRST_COMPLETED)
+        finally:  # also when cancelled: nothing of this game outlives it
+            for t in (*waiters, *tasks):
+                t.cancel()
+            for ws in sockets:  # a seat that missed its cancellation ends on SocketClosed
                 await ws.close()
 
-    async def seat(self, gid: str, token: str, ws: Any, over: asyncio.Event,
+    async def seat(self, gid: str, token: str, ws: WebSocketClient, over: asyncio.Event,
                    first: asyncio.Event) -> None:
         """One person: read states, move when it is their turn."""
         acted = -1
         try:
-            async for raw in ws:
-                msg = orjson.loads(raw)
+            while True:
+                msg = orjson.loads(await ws.recv())
                 if msg.get("type") != "state":
                     if msg.get("type") == "error":
                         self.stats.error(f"socket error {msg.get('status')}")
@@ -284,9 +458,9 @@ class GamePlayer:
                     self.stats.latency.append(dt)
                     if server_time is not None:
                         self.stats.server.append(server_time)
-        except websockets.ConnectionClosed as exc:
-            if not over.is_set():
-                self.stats.error(f"socket closed {exc.rcvd.code if exc.rcvd else ''}")
+        except SocketClosed as exc:
+            if not over.is_set() and not ws.closed_here:
+                self.stats.error(str(exc))
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # counted, never hidden
@@ -319,12 +493,14 @@ async def run_load(base: str, games: int, seconds: float, paced: bool, pid: int 
     await asyncio.wait([asyncio.create_task(r.wait()) for r in readies], timeout=120)
     await asyncio.sleep(3.0 if paced else 1.0)  # warm up: past the first moves
     before = proc_figures(pid) if pid else None
+    client_before = time.process_time()
     stats.measuring = True
     t0 = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - t0
     after = proc_figures(pid) if pid else None
+    client_cpu = time.process_time() - client_before
     stop.set()
     await asyncio.wait(tasks, timeout=30)
     for t in tasks:
@@ -341,6 +517,7 @@ async def run_load(base: str, games: int, seconds: float, paced: bool, pid: int 
         "push_p99_ms": round(pct(stats.push, .99), 1),
         "errors": sum(stats.errors.values()), "error_kinds": dict(stats.errors),
         "games_finished": stats.games_finished,
+        "client_cpu_ms_per_move": round(1000 * client_cpu / max(1, stats.moves), 3),
     }
     if before and after:
         out["server_cpu_ms_per_move"] = round(1000 * (after[0] - before[0]) /
@@ -386,6 +563,7 @@ def show(r: dict[str, Any]) -> None:
         line += (f"  server CPU {r['server_cpu_ms_per_move']:.3f} ms/move "
                  f"({r['server_cpu_share']:.2f} cores), RSS {r['server_rss_mb']:.0f} MB "
                  f"(peak {r['server_peak_rss_mb']:.0f})")
+    line += f"  client CPU {r['client_cpu_ms_per_move']:.3f} ms/move"
     print(line, flush=True)
     if r["errors"]:
         print(f"      errors: {r['error_kinds']}", flush=True)

@@ -55,8 +55,9 @@ def test_the_game_cache_is_bounded_and_finished_games_leave_it_first(
 
 def test_a_move_builds_each_viewers_payload_once_however_many_sockets(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Three sockets on seat 0, two on seat 1 and a spectator: a move builds one view per
-    seat (the answer to the mover and every socket of its seat share it)."""
+    """Three sockets on seat 0, two on seat 1 and a spectator: a move builds the engine's
+    view once (every seat of this game sees the spectator's view, hidden.py says), and
+    each socket still gets its own seat's payload."""
     calls: Counter[Any] = Counter()
     view = WhiteCastleState.view
 
@@ -81,7 +82,11 @@ def test_a_move_builds_each_viewers_payload_once_however_many_sockets(
         assert r.status_code == 200
         seen = [ws.receive_json()["payload"] for ws in opened]
         assert {p["version"] for p in seen} == {1}
-        assert calls[0] == 1 and calls[1] == 1, dict(calls)
+        assert dict(calls) == {None: 1}, dict(calls)
+        assert [p["you"] for p in seen] == [0, 0, 0, 1, 1, None]
+        assert [p["view"]["seat"] for p in seen] == [0, 0, 0, 1, 1, None]
+        assert [bool(p["legal"]) for p in seen] == [
+            p["you"] is not None and p["you"] == p["to_move"] for p in seen]
     finally:
         for s in sockets:
             s.__exit__(None, None, None)

@@ -4,7 +4,9 @@ no other player moved since)."""
 
 from __future__ import annotations
 
+import importlib
 import json
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from kamon.core.errors import IllegalAction
@@ -23,9 +25,19 @@ def may_undo(before: State, aid: int, after: State, mover: int, seat: int) -> bo
 
 
 def reveals(before: State, aid: int, after: State, seat: int) -> bool:
-    """Did playing `aid` from `before` reveal hidden information? It did if, from some
-    re-sampling of what `seat` cannot see, the same move leads to a different public
-    position (a die rolled, a card drawn, a deck reshuffled, a rival's card revealed)."""
+    """Did playing `aid` from `before` reveal hidden information? A move that left the
+    hidden parts untouched (the game's optional `hidden_key`: no card drawn, no die
+    rolled) revealed nothing; otherwise the sampling rule decides (`reveals_by_sampling`)."""
+    key = hidden_key_of(before)
+    if key is not None and key(before) == key(after):
+        return False
+    return reveals_by_sampling(before, aid, after, seat)
+
+
+def reveals_by_sampling(before: State, aid: int, after: State, seat: int) -> bool:
+    """The general rule: the move revealed something if, from some re-sampling of what
+    `seat` cannot see, the same move leads to a different public position (a die rolled,
+    a card drawn, a deck reshuffled, a rival's card revealed)."""
     public = after.view(None)
     canon: str | None = None
     for k in range(UNDO_SAMPLES):
@@ -42,6 +54,25 @@ def reveals(before: State, aid: int, after: State, seat: int) -> bool:
         if _canon(seen) != canon:
             return True
     return False
+
+
+_HIDDEN: dict[str, Callable[[Any], Hashable] | None] = {}
+
+
+def hidden_key_of(state: State) -> Callable[[Any], Hashable] | None:
+    """The game's optional `hidden_key(state)` (games/<game>/hidden.py): everything the
+    state hides (deck orders, the random generator) as one comparable value; None for a
+    game without one."""
+    package = type(state).__module__.rpartition(".")[0]
+    if package not in _HIDDEN:
+        try:
+            module = importlib.import_module(package + ".hidden")
+        except ModuleNotFoundError as exc:
+            if exc.name != package + ".hidden":
+                raise
+            module = None
+        _HIDDEN[package] = getattr(module, "hidden_key", None)
+    return _HIDDEN[package]
 
 
 def _canon(view: dict[str, Any]) -> str:

@@ -2,8 +2,10 @@
 kamon.server` runs it with the same flags (tests and benchmarks use that).
 
 The uvicorn settings that belong to the server's limits live here: WebSocket messages of
-at most 64 KiB (a client only sends pings), and no per-message compression (it would
-cost more CPU per move than everything else the server does for it).
+at most 64 KiB (a client only sends pings), no per-message compression (it would
+cost more CPU per move than everything else the server does for it), and no access log
+(it was never shown at the server's log level, but each request still built its line's
+arguments).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def serve(opts: ServeOptions, app: object | None = None) -> None:
     import uvicorn
     web = app if app is not None else build_app(opts)
     uvicorn.run(web, host=opts.host, port=opts.port, log_level="warning",  # type: ignore[arg-type]
-                ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False)
+                ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False, access_log=False)
 
 
 def parser() -> argparse.ArgumentParser:

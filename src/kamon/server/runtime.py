@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -29,6 +28,7 @@ from kamon.server.bots import bot_decision, bot_pool, bot_seed
 from kamon.server.service import GameService, Loaded, ServiceError
 from kamon.server.store import Store
 from kamon.server.views import payload_json, state_message
+from kamon.server.workers import Workers
 
 log = logging.getLogger("kamon.server")
 T = TypeVar("T")
@@ -182,20 +182,18 @@ class Server:
         self.bot_delay = bot_delay
         self.bot_workers = bot_workers
         self.pool: Executor | None = None
-        self.reads = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="kamon-read")
-        self.writes = ThreadPoolExecutor(WRITE_THREADS, thread_name_prefix="kamon-write")
+        self.reads = Workers(READ_THREADS, "kamon-read")
+        self.writes = Workers(WRITE_THREADS, "kamon-write")
 
     # --- running work off the loop -------------------------------------------------
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a read (store or engine) in the read pool."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self.reads, functools.partial(fn, *args))
+        return await self.reads.run(fn, *args)
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a write (store and engine) in the write pool."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self.writes, functools.partial(fn, *args))
+        return await self.writes.run(fn, *args)
 
     def executor(self) -> Executor:
         """The bot pool, started on first use."""
@@ -395,8 +393,8 @@ class Server:
         """Stop the pools and the store."""
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
-        self.reads.shutdown(wait=False, cancel_futures=True)
-        self.writes.shutdown(wait=False, cancel_futures=True)
+        self.reads.shutdown()
+        self.writes.shutdown()
         self.store.close()
 
 

@@ -16,6 +16,7 @@ the cached game and stored only if the stored version is still that one.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 from collections import OrderedDict
@@ -90,6 +91,8 @@ class Loaded:
     messages: dict[int | None, str] = field(default_factory=dict)  # seat -> socket message
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     logged: list[int] | None = None  # log length at setup and after each move in force
+    common: dict[str, Any] | None = None  # the payload's parts alike for every viewer
+    public: dict[str, Any] | None = None  # the spectator's view, when every seat sees it
 
     def log_marks(self) -> list[int]:
         """How long the log was at setup and after each move in force (which log lines
@@ -106,9 +109,9 @@ class Loaded:
             self.before = rebuild(self.row, self.moves[:-1])
         return self.before
 
-    @property
+    @functools.cached_property
     def game(self) -> Game:
-        """The game's rules object."""
+        """The game's rules object (looked up once per version: every payload asks)."""
         return get_game(self.row.game)
 
     @property
@@ -292,8 +295,11 @@ class GameService:
             else:
                 rows.append(SeatRow(seat, "bot", kind, None))
         with storage():
-            self.store.create_game(game_id, name, players, seed, options, rows, mode,
-                                   None if extra is None else extra(game_id, tokens))
+            row = self.store.create_game(game_id, name, players, seed, options, rows, mode,
+                                         None if extra is None else extra(game_id, tokens))
+        # The new game as a rebuild would make it (its sockets open next): set up from the
+        # stored row, never changed (only names are read from `state` below).
+        self.cache.put(Loaded(row, rows, 0, [], state, logged=[len(state.events)]))
         return {
             "id": game_id, "game": name, "title": game.title, "players": players,
             "mode": mode,

@@ -412,9 +412,10 @@ class Store:
 
     def create_game(self, game_id: str, game: str, players: int, seed: int,
                     options: dict[str, Any], seats: list[SeatRow], mode: str = "casual",
-                    extra: Callable[[Any], Any] | None = None) -> str:
-        """Store a new game at version 0 with its seats; its digest. `extra(cursor)`
-        writes rows that belong with the game in the same transaction (or refuses it)."""
+                    extra: Callable[[Any], Any] | None = None) -> GameRow:
+        """Store a new game at version 0 with its seats; its row as stored (the game()
+        of it). `extra(cursor)` writes rows that belong with the game in the same
+        transaction (or refuses it)."""
         now = time.time()
         opts = json.loads(json.dumps(options))
         digest = setup_digest(game, players, seed, opts, mode, seats)
@@ -432,7 +433,8 @@ class Store:
                 extra(cur)
 
         self._write(insert, f"create game {game_id}")
-        return digest
+        return GameRow(game_id, game, players, seed, opts, 0, "playing", now, now,
+                       mode if mode in MODES else "casual", digest)
 
     def append(self, game_id: str, expected_version: int, kind: str, seat: int | None,
                action_id: int | None, notation: str | None, status: str) -> int:
@@ -539,6 +541,30 @@ class Store:
         return int(self._query("SELECT count(*) FROM games", (), "count the games")[0][0])
 
 
+class _Done:
+    """A one-shot signal on a plain lock (held until set): what threading.Event does,
+    without its Python-level Condition (every write waits on one)."""
+
+    __slots__ = ("lock", "flag")
+
+    def __init__(self) -> None:
+        """Not set."""
+        self.lock = threading.Lock()
+        self.lock.acquire()
+        self.flag = False
+
+    def set(self) -> None:
+        """Wake the waiter (only the group's leader sets it; a second set does nothing)."""
+        if not self.flag:
+            self.flag = True
+            self.lock.release()
+
+    def wait(self) -> None:
+        """Block until set."""
+        with self.lock:
+            pass
+
+
 class _Write:
     """One write waiting for the group commit."""
 
@@ -549,15 +575,15 @@ class _Write:
         self.fn = fn
         self.doing = doing
         self.deadline = deadline
-        self.done = threading.Event()
+        self.done = _Done()
         self.result: Any = None
         self.error: BaseException | None = None
 
 
 class GroupCommit:
     """SQLite's writes from every thread, committed together: the writes waiting when a
-    transaction starts go into it, each in a savepoint (a refused write takes back only
-    itself), and one COMMIT (one fsync) makes them all durable before any of them is
+    transaction starts go into it, each in a savepoint when there are several (a refused
+    write takes back only itself), and one COMMIT (one fsync) makes them all durable before any of them is
     answered. The first writer to find no commit running commits (its own write and any
     that arrive meanwhile) until none is left; the others wait for theirs. A write still
     waiting when its turn would come past the busy timeout is refused as busy, so no
@@ -649,17 +675,21 @@ class GroupCommit:
         try:
             cur = conn.cursor()
             cur.execute("BEGIN IMMEDIATE")
+            alone = len(items) == 1  # no savepoint: a refused write rolls back all there is
             for item in items:
-                cur.execute("SAVEPOINT w")
+                if not alone:
+                    cur.execute("SAVEPOINT w")
                 try:
                     item.result = item.fn(cur)
-                    cur.execute("RELEASE w")
+                    if not alone:
+                        cur.execute("RELEASE w")
                 except Exception as exc:
-                    cur.execute("ROLLBACK TO w")
-                    cur.execute("RELEASE w")
+                    if not alone:
+                        cur.execute("ROLLBACK TO w")
+                        cur.execute("RELEASE w")
                     item.error = exc if isinstance(exc, VersionConflict | DamagedGame) else \
                         (classify(exc, item.doing) or exc)
-            cur.execute("COMMIT")
+            cur.execute("ROLLBACK" if alone and items[0].error is not None else "COMMIT")
         except Exception as exc:
             if cur is not None:
                 with suppress(Exception):

@@ -36,31 +36,77 @@ def encode(data: Any) -> bytes:
 def payload(loaded: Loaded, seat: int | None) -> dict[str, Any]:
     """Everything a seat (or a spectator, seat None) may see, and its legal moves."""
     state = loaded.state
-    game = loaded.game
-    view = state.view(seat)
+    common = shared(loaded)
+    view = seat_view(loaded, seat)
     log = view.pop("events", [])
-    over = state.is_over()
-    to_move = None if over else state.to_move
-    scores = state.scores()
+    to_move = common["to_move"]
     legal = []
     if seat is not None and to_move == seat:
         legal = [{"id": a.id, "notation": a.text, "text": state.describe(a.id)}
                  for a in state.legal_actions()]
-    row = loaded.row
     return {
-        "id": row.id, "game": row.game, "title": game.title,
-        "players": row.players, "options": dict(row.options), "mode": row.mode,
-        "created_at": row.created_at,
-        "seats": [{"seat": s.seat, "name": state.name(s.seat), "kind": s.kind,
-                   "level": s.level} for s in loaded.seats],
-        "version": loaded.version, "you": seat, "to_move": to_move,
-        "decision": "the game is over" if over else state.decision_text(),
-        "over": over, "view": view, "legal": legal, "log": list(log),
-        "scores": scores, "scored": scored_parties(state, row.players, scores),
-        "winners": state.winners() if over else [],
+        **common, "you": seat, "view": view, "legal": legal, "log": list(log),
         "can_undo": seat is not None and can_undo(loaded, seat),
         "recent": recent_moves(loaded, seat, log),
     }
+
+
+def shared(loaded: Loaded) -> dict[str, Any]:
+    """The parts of the payload that are the same for every viewer, built once per
+    version (the caller holds `loaded.lock`)."""
+    common = loaded.common
+    if common is None:
+        state = loaded.state
+        row = loaded.row
+        over = state.is_over()
+        scores = state.scores()
+        common = loaded.common = {
+            "id": row.id, "game": row.game, "title": loaded.game.title,
+            "players": row.players, "options": dict(row.options), "mode": row.mode,
+            "created_at": row.created_at,
+            "seats": [{"seat": s.seat, "name": state.name(s.seat), "kind": s.kind,
+                       "level": s.level} for s in loaded.seats],
+            "version": loaded.version, "to_move": None if over else state.to_move,
+            "decision": "the game is over" if over else state.decision_text(),
+            "over": over, "scores": scores,
+            "scored": scored_parties(state, row.players, scores),
+            "winners": state.winners() if over else [],
+        }
+    return common
+
+
+def seat_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    """The engine's view for `seat` (a fresh dict the caller may change). A game whose
+    optional `hidden.SAME_VIEW_FOR_EVERY_SEAT` says so (nothing is secret from one seat
+    but not another) has one view built per version, copied with its `seat` set."""
+    state = loaded.state
+    if not same_view_for_every_seat(state):
+        return state.view(seat)
+    if loaded.public is None:
+        loaded.public = state.view(None)
+    view = dict(loaded.public)
+    view["seat"] = seat
+    return view
+
+
+def same_view_for_every_seat(state: State) -> bool:
+    """Does the game say every seat's view is the spectator's, but for its `seat` field
+    (games/<game>/hidden.py)?"""
+    package = type(state).__module__.rpartition(".")[0]
+    same = _SAME_VIEW.get(package)
+    if same is None:
+        try:
+            module = importlib.import_module(package + ".hidden")
+        except ModuleNotFoundError as exc:
+            if exc.name != package + ".hidden":
+                raise
+            module = None
+        same = _SAME_VIEW[package] = bool(getattr(module, "SAME_VIEW_FOR_EVERY_SEAT",
+                                                  False))
+    return same
+
+
+_SAME_VIEW: dict[str, bool] = {}
 
 
 def recent_moves(loaded: Loaded, seat: int | None, log: list[str]) -> list[dict[str, Any]]:
