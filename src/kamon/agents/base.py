@@ -94,10 +94,6 @@ class GameHooks:
     sampler: Callable[[Any, int | None], Callable[[Rng], Any]] | None = None
     fresh_evaluation: Callable[[], tuple[Callable[[Any], list[float]],
                                          Callable[[Any, int], float]]] | None = None
-    # the evaluation for one search from its root, when the game has one (else
-    # fresh_evaluation's): e.g. the solo White Castle values the rival as at the root
-    search_evaluation: Callable[[Any], tuple[Callable[[Any], list[float]],
-                                             Callable[[Any, int], float]]] | None = None
     hidden: Callable[[Any], Any] | None = None
     turn: Callable[[Any], Any] | None = None
     temperature: Callable[[Any], float] | None = None
@@ -147,7 +143,6 @@ def hooks_for(state: State) -> GameHooks:
     found = GameHooks(values, evaluate, candidates, determinize,
                       has_evaluation=module is not None and hasattr(module, "values"),
                       sampler=sampler,
-                      search_evaluation=getattr(module, "search_evaluation", None),
                       hidden=getattr(module, "hidden", None),
                       turn=getattr(module, "turn", None),
                       temperature=getattr(module, "reward_temperature", None),

@@ -16,9 +16,7 @@
   half-finished turn is judged by what it will bring, not only by what it has brought.
 
 `evaluate(state, seat)` is the seat's value minus REL times the best rival's (the
-solo game's Tokugawa rival counts as a rival). `search_evaluation(root)` is what one
-MCTS search values positions with: in the solo game the rival's value is held at the
-root's (see there), otherwise fresh_evaluation()'s. MCTS puts priors from it on every
+solo game's Tokugawa rival counts as a rival). MCTS puts priors from it on every
 tree node (`mcts_tree_priors`); an iteration then costs about `mcts_iteration_weight`
 times a plain one, which the levels' iteration budgets account for. `candidates(state)` is what search
 considers: the legal actions without the Daimyo-seal exchanges, except in a clan's
@@ -61,7 +59,6 @@ RIVAL_TURN = 5.1  # solo: the rival's points per turn left (its value is its poi
 RIVAL_END = 4.0  # solo: ... and what it scores at the end
 TEMPERATURE = 5.0  # MCTS reward temperature (points), and in the solo game
 SOLO_TEMPERATURE = 15.0
-SOLO_OWN_POINTS = True  # solo search: the rival's value held at the root's (search_evaluation)
 FOOD, IRON, PEARL = 0, 1, 2
 EXCHANGES = frozenset({A.EXCHANGE_COIN, *A.EXCHANGE_RES.values()})
 _CLIMB_PEARL = {1: 2, 2: 5}
@@ -549,35 +546,6 @@ def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
         return vals[seat] - REL * max(others, default=0.0)
 
     return memo_values, memo_evaluate
-
-
-def search_evaluation(root: WhiteCastleState
-                      ) -> tuple[Callable[[WhiteCastleState], list[float]],
-                                 Callable[[WhiteCastleState, int], float]]:
-    """fresh_evaluation() for one MCTS search from `root`. In the solo game the rival's
-    value is held at its value at the root: the player's moves hardly change what the
-    rival scores, whose turns (drawn from the hidden Solitaire deck) only add noise to
-    the margin at the search's leaves, so the search maximises the player's own points
-    (an end of the game is still scored by the real margin and winner)."""
-    values_, evaluate_ = fresh_evaluation()
-    rival = root.rival
-    if rival is None or not SOLO_OWN_POINTS:
-        return values_, evaluate_
-    fixed = values_(root)[rival]
-
-    def own_values(state: WhiteCastleState) -> list[float]:
-        """Every clan's value, the rival's as at the root."""
-        vals = values_(state)
-        vals[rival] = fixed
-        return vals
-
-    def own_evaluate(state: WhiteCastleState, seat: int) -> float:
-        """evaluate() with the rival's value as at the root."""
-        vals = own_values(state)
-        others = [v for q, v in enumerate(vals) if q != seat]
-        return vals[seat] - REL * max(others, default=0.0)
-
-    return own_values, own_evaluate
 
 
 def evaluate(state: WhiteCastleState, seat: int) -> float:
