@@ -39,8 +39,7 @@ position's children are valued once, for the priors, and a child's first visit r
 that value). Budget: `iterations` and/or `seconds` of wall clock (whichever comes first);
 with `stop_early`, an iteration budget ends sooner once the root's most visited move
 leads every other by more visits than the iterations left (it cannot be caught: the
-same move, sooner). A game's `search_evaluation(root)`, when it has one, replaces
-`fresh_evaluation()` for a search (the solo White Castle holds the rival's value).
+same move, sooner).
 With an iteration budget the agent is deterministic given its seed; a time budget
 depends on the machine's speed (the `expert` level).
 """
@@ -197,8 +196,7 @@ class MCTSAgent:
             budget = scaled_budget(budget, hooks.mcts_iteration_weight)
         assert hooks.sampler is not None and hooks.fresh_evaluation is not None
         sample = hooks.sampler(state, seat)
-        self._values, self._evaluate = hooks.search_evaluation(state) \
-            if hooks.search_evaluation is not None else hooks.fresh_evaluation()
+        self._values, self._evaluate = hooks.fresh_evaluation()
         self._temperature = self.temperature if self.temperature is not None else \
             hooks.temperature(state) if hooks.temperature is not None else DEFAULT_TEMPERATURE
         self._stored = 0
