@@ -143,6 +143,36 @@ def test_white_castle_values_mean_the_same_at_every_stage_of_a_turn() -> None:
         wc_eval.RIVAL_TURN * wc_eval.turns_left(solo, rival) > 40
 
 
+@pytest.mark.parametrize(("game", "players", "seed", "options"),
+                         [(WC, 1, 31, {"difficulty": "hard"}), (WC, 4, 32, {}),
+                          (CLANSMAN, 4, 33, {})])
+def test_stopping_once_decided_plays_the_whole_budgets_move(
+        game: Any, players: int, seed: int, options: dict[str, Any]) -> None:
+    """stop_early ends a search once no other root move can catch up with the most visited
+    one: the same move as the whole budget, from fewer iterations over a seeded game."""
+    state = game.new_game(players, seed, **options)
+    bot = GreedyAgent(seed)
+    saved = searched = 0
+    while searched < 6:
+        if len(state.legal_ids()) > 1 and state.to_move is not None:
+            early = MCTSAgent(seed + searched, iterations=400, stop_early=True)
+            whole = MCTSAgent(seed + searched, iterations=400)
+            assert early.act(state).id == whole.act(state).id
+            assert early.last_iterations <= whole.last_iterations == 400
+            saved += whole.last_iterations - early.last_iterations
+            searched += 1
+        state.apply(bot.act(state))
+    assert saved > 0
+
+
+def test_hard_stops_early_and_plain_mcts_does_not() -> None:
+    """The hard level stops once decided; plain MCTSAgent (and the speed benchmark's
+    budgets) spends its whole budget unless asked."""
+    hard = make_agent("hard", 1)
+    assert isinstance(hard, MCTSAgent) and hard.stop_early
+    assert not MCTSAgent(1).stop_early
+
+
 def test_expert_thinks_for_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """expert is MCTS with a wall-clock budget (EXPERT_SECONDS) and no iteration cap."""
     assert "wall clock" in LEVELS["expert"].summary

@@ -36,7 +36,10 @@ beyond MAX_KEPT kept positions) every iteration replays its moves on a fresh sam
 
 Evaluations come from the game's `fresh_evaluation()`, memories for one search (a
 position's children are valued once, for the priors, and a child's first visit reuses
-that value). Budget: `iterations` and/or `seconds` of wall clock (whichever comes first).
+that value). Budget: `iterations` and/or `seconds` of wall clock (whichever comes first);
+with `stop_early`, an iteration budget ends sooner once the root's most visited move
+leads every other by more visits than the iterations left (it cannot be caught: the
+same move, sooner).
 With an iteration budget the agent is deterministic given its seed; a time budget
 depends on the machine's speed (the `expert` level).
 """
@@ -59,6 +62,7 @@ AUTO = -1  # rollout depth: 0 with a game evaluation, to the end without
 MAX_KEPT = 40_000  # positions a search keeps on its nodes at most (memory)
 DETERMINIZATIONS = 8  # samples kept below a move that uses hidden information
 DEFAULT_TEMPERATURE = 5.0  # points of margin per unit of the reward's sigmoid
+STOP_CHECK = 16  # iterations between two looks at whether the root's choice is decided
 
 
 def scaled_budget(iterations: int, weight: float) -> int:
@@ -119,7 +123,7 @@ class MCTSAgent:
                  temperature: float | None = None, prior: bool = True, c_puct: float = 1.5,
                  prior_temperature: float = 1.0, tree_priors: bool | None = None,
                  scale_budget: bool = False,
-                 determinizations: int = DETERMINIZATIONS) -> None:
+                 determinizations: int = DETERMINIZATIONS, stop_early: bool = False) -> None:
         """Seed, budget (iterations and/or seconds), UCT constant, rollout and prior settings."""
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations and/or seconds")
@@ -142,6 +146,9 @@ class MCTSAgent:
         self.tree_priors = tree_priors
         self.scale_budget = scale_budget
         self.determinizations = determinizations
+        # with an iteration budget: stop once no other root move can catch up with the
+        # most visited one (the same move as the whole budget, sooner; see _decided)
+        self.stop_early = stop_early
         self.rng = Rng(seed)
         self.last_iterations = 0  # iterations of the last search (for benchmarks)
         self.last_kept = 0  # positions the last search kept on its nodes (for benchmarks)
@@ -204,9 +211,13 @@ class MCTSAgent:
         if tree and priors is not None:
             root.priors = priors
         n = 0
+        check = self.stop_early
         while True:
-            if budget is not None and n >= budget:
-                break
+            if budget is not None:
+                if n >= budget:
+                    break
+                if check and n and n % STOP_CHECK == 0 and _decided(root, budget - n):
+                    break
             if deadline is not None and n and time.perf_counter() >= deadline:
                 break
             if tree and priors is not None:
@@ -545,6 +556,20 @@ class MCTSAgent:
         if s.is_over():
             return terminal_rewards(s, self._temperature)
         return margin_rewards(self._values(s), self._temperature)
+
+
+def _decided(root: _Node, remaining: int) -> bool:
+    """Whether the root's most visited move stays the most visited whatever the
+    `remaining` iterations do: each adds one visit to one root move, so a lead of more
+    than `remaining` visits over every other move cannot be caught (nor tied)."""
+    first = second = 0
+    for ch in root.children.values():
+        v = ch.visits
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > remaining
 
 
 def _sigmoid(x: float) -> float:
