@@ -11,7 +11,7 @@ from kamon.agents import AGENTS, LEVELS, Agent, GreedyAgent, MCTSAgent, RandomAg
 from kamon.core.errors import KamonError
 from kamon.core.protocol import State
 from kamon.core.rng import Rng
-from kamon.games.white_castle import GAME
+from kamon.games.white_castle import GAME, solo
 from kamon.games.white_castle.state import WhiteCastleState
 
 TINY_MCTS = {"iterations": 24, "rollout_depth": 4}
@@ -53,7 +53,9 @@ def with_hidden_parts_changed(state: WhiteCastleState, seed: int) -> WhiteCastle
     rng = Rng(seed)
     rng.shuffle(other.steward_deck)
     rng.shuffle(other.diplomat_deck)
+    face = solo.top_face(state)  # the Solitaire deck's top is face up: it stays
     rng.shuffle(other.solo_deck)
+    solo.keep_top_face(other, face)
     other.rng = Rng(seed * 31 + 7)
     return other
 

@@ -350,6 +350,44 @@ def test_solo_view_hides_the_deck_order_and_determinize_reshuffles_it() -> None:
     assert len(orders) > 1
 
 
+def test_solo_deck_is_kept_bridge_side_up_so_its_top_face_is_public() -> None:
+    """Rulebook: "shuffle the deck and leave it on the table with the Bridge side up";
+    "look at the top card on the deck". The top card's Bridge side (die colour, bridge
+    position, destination) is in every view, without the card's id (which would name its
+    face-down action side); re-sampling keeps a card with that face on top."""
+    data = load_data().solo_deck
+    for seed, difficulty in ((3, "easy"), (4, "hard")):
+        s = GAME.new_game(1, seed, difficulty=difficulty)
+        r = Rng(seed)
+        faces = set()
+        while not s.is_over():
+            top = data[s.solo_deck[0]]
+            v = s.view(HUMAN)
+            assert (v["solo_top"]["colour"], v["solo_top"]["position"],
+                    v["solo_top"]["destination"]) == (top.colour, top.position,
+                                                      top.destination)
+            assert s.solo_deck[0] not in json.dumps(v["solo_top"])
+            faces.add(json.dumps(v["solo_top"]))
+            d = s.determinize(HUMAN, Rng(r.below(1000)))
+            assert d.view(HUMAN)["solo_top"] == v["solo_top"]
+            assert sorted(d.solo_deck) == sorted(s.solo_deck)
+            ids = s.legal_ids()
+            s.apply(ids[r.below(len(ids))])
+        assert len(faces) > 2  # the top changes with the rival's turns and the shuffles
+    assert GAME.new_game(2, 3).view(0)["solo_top"] is None  # no rival, no Solitaire deck
+
+
+def test_solo_deck_top_after_the_rivals_turn_is_the_card_that_named_its_die() -> None:
+    """After the rival's turn the revealed cards go under the deck, so the card whose
+    Bridge side named the die stays on top, face up: the log's card and the view agree."""
+    s = solo()
+    arrange(s, ["solo_1", "solo_2"], [[1, 3, 5], [2, 4, 6], [1, 2, 6]])
+    player_turn(s)
+    named = load_data().solo_deck[s.solo_deck[0]]
+    assert s.view(HUMAN)["solo_top"]["colour"] == named.colour
+    assert s.view(HUMAN)["solo_top"]["position"] == named.position
+
+
 def test_solo_record_replays_and_json_round_trips() -> None:
     for seed, diff in ((1, "easy"), (2, "medium"), (3, "hard")):
         s = GAME.new_game(1, seed, difficulty=diff)

@@ -159,6 +159,10 @@ F_GARDENS = _L.add("decision_gardens", 6, "'garden_round' / 'rival_garden': the 
                                           "offered")
 F_FLOOR = _L.add("decision_floor", 1, "'rival_room': the floor the rival's courtier reaches /3")
 SOLO = _L.add("solo_deck", 1, "Solitaire cards left in the deck /9")
+SOLO_TOP = _L.add("solo_top", 3 + 3 + len(A.SPACES),
+                  "one-hot x3: the Solitaire deck's face-up top Bridge side: die colour "
+                  "(coral, black, white), bridge position (left, center, right), "
+                  "destination (the main-board die spaces, in the engine's order)")
 DISCARDED = _L.add("discarded", len(CASTLE_CARDS),
                    "multi-hot: castle cards the rival's courtiers removed from the game "
                    "(CASTLE_CARDS)")
@@ -384,6 +388,11 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
     if stack:
         _frame_into(out, stack[-1], slot_of)
     out[SOLO] = _cap(view.get("solo_deck", 0), 9)
+    top = view.get("solo_top")
+    if top:
+        out[SOLO_TOP + top["colour"]] = 1.0
+        out[SOLO_TOP + 3 + ("left", "center", "right").index(top["position"])] = 1.0
+        out[SOLO_TOP + 6 + top["destination"]] = 1.0
     for cid in view.get("discarded", ()):
         out[DISCARDED + _idx("castle", cid)] = 1.0
     return np.array(out, dtype=np.float32)

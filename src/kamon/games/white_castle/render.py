@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kamon.games.white_castle import actions as A
+from kamon.games.white_castle import solo
 from kamon.games.white_castle.data import (
     COLOURS,
     ROWS,
@@ -289,8 +290,7 @@ def clans_table(state: WhiteCastleState, seat: int | None) -> Table:
                 die_text(*die) if die else Text("no die", style="dim")))
         row(f"{ROWS[b].capitalize()} row ({colour})", cells)
     row("Action card", (card_text(state, state.clans[p].card) if p != rival else
-                        Text(f"Solitaire deck: {len(state.solo_deck)} cards, order hidden",
-                             style="italic") for p in cols))
+                        Text(solo_deck_text(state), style="italic") for p in cols))
     row("Lantern area", (Text(effects_text(state.lantern_icons(p))) if p != rival else
                          Text("—", style="dim") for p in cols))
     return tb
@@ -485,3 +485,14 @@ def _solo_icon(a: dict[str, Any]) -> str:
         noun = {"gain_cp": "CP", "gain_coins": "coins", "passage": "Passage of Time steps"}[icon]
         return f"{a['n']} {noun}"
     return SOLO_ICON_TEXT.get(icon, icon)
+
+
+def solo_deck_text(state: WhiteCastleState) -> str:
+    """The Solitaire deck as the player sees it: its size and the Bridge side on top (the
+    rest of its order is hidden)."""
+    top = solo.top_face_view(state)
+    text = f"Solitaire deck: {len(state.solo_deck)} cards"
+    if top is None:
+        return text
+    return (f"{text}; on top, Bridge side up: the {top['colour_name']} die at the "
+            f"{top['position']}, to {top['destination_name']} (order below hidden)")

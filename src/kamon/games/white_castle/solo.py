@@ -38,6 +38,44 @@ def die_index(state: Turns, b: int, position: str) -> int | None:
     return 1 if k == 3 else None
 
 
+def top_face(state: Turns) -> tuple[int, str, int] | None:
+    """The Bridge side of the Solitaire deck's top card (die colour, bridge position,
+    destination), or None without a rival or a deck. The deck is kept Bridge side up
+    (rulebook: "leave it on the table with the Bridge side up"; "look at the top card on
+    the deck"), so this face is public. It is the card the rival turns over first on its
+    next turn; right after a rival's turn it is the card that named the die just taken."""
+    if state.rival is None or not state.solo_deck:
+        return None
+    card = state.data.solo_deck[state.solo_deck[0]]
+    return card.colour, card.position, card.destination
+
+
+def top_face_view(state: Turns) -> dict[str, Any] | None:
+    """The public top face as view data (no card id: the id would name the hidden action
+    side too)."""
+    face = top_face(state)
+    if face is None:
+        return None
+    colour, position, dest = face
+    return {"colour": colour, "colour_name": COLOURS[colour], "position": position,
+            "destination": dest, "destination_name": SPACE_NAMES[dest]}
+
+
+def keep_top_face(state: Turns, face: tuple[int, str, int] | None) -> None:
+    """After re-sampling the deck's order, put on top a card showing `face` (the public
+    top face before the re-sampling), so a sample never contradicts what is seen."""
+    if face is None:
+        return
+    deck = state.solo_deck
+    cards = state.data.solo_deck
+    for i, cid in enumerate(deck):
+        card = cards[cid]
+        if (card.colour, card.position, card.destination) == face:
+            deck.insert(0, deck.pop(i))
+            return
+    raise ValueError(f"no Solitaire card shows the top face {face}")
+
+
 def reveal(state: Turns) -> tuple[list[str], str, int]:
     """Flip cards into a row until the deck's top card names a die on its bridge.
 

@@ -35,6 +35,7 @@ from typing import Any
 from kamon.core.errors import RecordError
 from kamon.core.loading import Field, convert_fields, require_exact
 from kamon.core.rng import Rng
+from kamon.games.white_castle import solo
 from kamon.games.white_castle.base import StateBase
 from kamon.games.white_castle.clan import (
     CLANS,
@@ -122,13 +123,15 @@ class WhiteCastleState(Explain, Turns):
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything public (the same for every seat: no hand is secret in this game).
 
-        Hidden: the order of the castle and Solitaire decks, the RNG and the seed."""
+        Hidden: the order of the castle and Solitaire decks (but the Solitaire deck's top
+        Bridge side, which is face up), the RNG and the seed."""
         d = self.to_json()
         d.pop("rng")
         d.pop("seed")  # the seed fixes every shuffle and roll: it would reveal the decks
         d["steward_deck"] = len(self.steward_deck)
         d["diplomat_deck"] = len(self.diplomat_deck)
         d["solo_deck"] = len(self.solo_deck)
+        d["solo_top"] = solo.top_face_view(self)  # the deck is kept Bridge side up
         d["seat"] = seat
         d["to_move"] = self.to_move
         d["decision"] = self.decision_text()
@@ -137,11 +140,14 @@ class WhiteCastleState(Explain, Turns):
         return d
 
     def determinize(self, seat: int | None, rng: Rng | random.Random) -> WhiteCastleState:
-        """A copy with the hidden parts (castle deck orders, future dice) re-sampled."""
+        """A copy with the hidden parts (castle deck orders, the Solitaire deck below its
+        face-up top side, future dice) re-sampled."""
         s = self.clone()
         rng.shuffle(s.steward_deck)
         rng.shuffle(s.diplomat_deck)
+        face = solo.top_face(self)
         rng.shuffle(s.solo_deck)
+        solo.keep_top_face(s, face)
         s.rng = Rng.drawn_from(rng)
         return s
 

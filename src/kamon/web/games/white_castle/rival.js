@@ -23,7 +23,16 @@ export function rivalTile(tiles, b, p) {
     + "goes; the action side gives its icons.", 32, "wc-s", 12, 3));
   const faces = Object.keys(b.components).filter(k => /^solo_\d+$/.test(k));
   const detail = faces.map(k => b.words(k)).join(" | ");
-  deck.setAttribute("data-explain", `Solitaire deck: ${v.solo_deck} cards, order hidden. († `
+  const top = v.solo_top;
+  const topWords = top ? `On top, Bridge side up: the ${top.colour_name} die at the ${top.position}, `
+    + `to ${top.destination_name}. ` : "";
+  if (top) {
+    const t = label(66, 78, `Top: ${top.colour_name} die, ${top.position} → ${top.destination_name}`, "wc-s");
+    t.setAttribute("class", "wc-s wc-solo-top");
+    deck.appendChild(t);
+  }
+  deck.setAttribute("data-explain", `Solitaire deck: ${v.solo_deck} cards. ${topWords}`
+    + `The order below it is hidden. († `
     + "reconstructed data: most card faces are not public text; kamon's reconstruction is "
     + `marked in its data.) ${detail}`);
   s.appendChild(deck);
