@@ -205,9 +205,12 @@ function showBoard() {
   }
 }
 
-/** Show a payload unless it is older than the one on screen. */
-function show(next) {
-  if (payload && next.version < payload.version) return;
+/** Show a payload unless the one on screen is as new (`redraw`: draw it again, once the
+ *  board's code has loaded): a version's payload never changes for a seat, and drawing it
+ *  again (the answer to a move and its socket message, the page's first read and the
+ *  socket's first message) would replace the board under a finger or a pointer. */
+function show(next, redraw = false) {
+  if (payload && !redraw && next.version <= payload.version) return;
   payload = next;
   // for tests and tools: the version on screen and whether the game is over
   document.body.dataset.version = String(payload.version);
@@ -277,7 +280,7 @@ async function main() {
     rememberGame({ id: gameId, game: payload.game, title: payload.title, seat: payload.you,
                    name: payload.seats[payload.you].name, token });
   }
-  show(payload);
+  show(payload, true);
   connect();
 }
 
