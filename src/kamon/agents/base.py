@@ -41,11 +41,11 @@ are found from the state's class (its module's package), so an agent needs no ga
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
 from kamon.core.rng import Rng
 
@@ -127,14 +127,8 @@ def hooks_for(state: State) -> GameHooks:
     if found is not None:
         return found
     package = cls.__module__.rpartition(".")[0]
-    module: Any = None
-    if package.startswith("kamon.games."):
-        try:
-            module = importlib.import_module(package + ".evaluation")
-        except ModuleNotFoundError as exc:
-            if exc.name != package + ".evaluation":
-                raise
-            module = None
+    module: Any = game_module(state, "evaluation") if package.startswith("kamon.games.") \
+        else None
     values = getattr(module, "values", None) or _score_values
     evaluate = getattr(module, "evaluate", None) or _relative(values)
     candidates = getattr(module, "candidates", None) or _legal_ids

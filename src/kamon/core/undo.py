@@ -4,12 +4,12 @@ no other player moved since)."""
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable, Hashable
 from typing import Any
 
 from kamon.core.errors import IllegalAction
+from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
 from kamon.core.rng import Rng
 
@@ -56,23 +56,15 @@ def reveals_by_sampling(before: State, aid: int, after: State, seat: int) -> boo
     return False
 
 
-_HIDDEN: dict[str, Callable[[Any], Hashable] | None] = {}
 
 
 def hidden_key_of(state: State) -> Callable[[Any], Hashable] | None:
     """The game's optional `hidden_key(state)` (games/<game>/hidden.py): everything the
     state hides (deck orders, the random generator) as one comparable value; None for a
     game without one."""
-    package = type(state).__module__.rpartition(".")[0]
-    if package not in _HIDDEN:
-        try:
-            module = importlib.import_module(package + ".hidden")
-        except ModuleNotFoundError as exc:
-            if exc.name != package + ".hidden":
-                raise
-            module = None
-        _HIDDEN[package] = getattr(module, "hidden_key", None)
-    return _HIDDEN[package]
+    key: Callable[[Any], Hashable] | None = getattr(game_module(state, "hidden"),
+                                                     "hidden_key", None)
+    return key
 
 
 def _canon(view: dict[str, Any]) -> str:

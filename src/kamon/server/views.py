@@ -9,12 +9,12 @@ once, as the payload's `log`.
 from __future__ import annotations
 
 import bisect
-import importlib
 import json
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
 from kamon.core.undo import may_undo
 
@@ -92,17 +92,11 @@ def seat_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
 def same_view_for_every_seat(state: State) -> bool:
     """Does the game say every seat's view is the spectator's, but for its `seat` field
     (games/<game>/hidden.py)?"""
-    package = type(state).__module__.rpartition(".")[0]
+    package = type(state).__module__
     same = _SAME_VIEW.get(package)
     if same is None:
-        try:
-            module = importlib.import_module(package + ".hidden")
-        except ModuleNotFoundError as exc:
-            if exc.name != package + ".hidden":
-                raise
-            module = None
-        same = _SAME_VIEW[package] = bool(getattr(module, "SAME_VIEW_FOR_EVERY_SEAT",
-                                                  False))
+        same = _SAME_VIEW[package] = bool(getattr(game_module(state, "hidden"),
+                                                  "SAME_VIEW_FOR_EVERY_SEAT", False))
     return same
 
 
@@ -153,20 +147,11 @@ def recent_moves(loaded: Loaded, seat: int | None, log: list[str]) -> list[dict[
 def party_turns(state: State, log: list[str]) -> list[dict[str, Any]]:
     """The last turns of the parties without a seat, from the game's optional `recent`
     helper (games/<game>/recent.py); none for a game without one."""
-    package = type(state).__module__.rpartition(".")[0]
-    helper = _PARTY_TURNS.get(package)
+    helper = getattr(game_module(state, "recent"), "party_turns", None)
     if helper is None:
-        try:
-            module = importlib.import_module(package + ".recent")
-        except ModuleNotFoundError as exc:
-            if exc.name != package + ".recent":
-                raise
-            module = None
-        helper = _PARTY_TURNS[package] = getattr(module, "party_turns", lambda s, lg: [])
+        return []
     return list(helper(state, log))
 
-
-_PARTY_TURNS: dict[str, Any] = {}
 
 
 def payload_json(loaded: Loaded, seat: int | None) -> bytes:
