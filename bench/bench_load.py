@@ -294,12 +294,20 @@ class WebSocketClient(asyncio.Protocol):
                 self._send(10, data)
 
     def _send(self, opcode: int, data: bytes) -> None:
-        """Send one masked frame (client frames must be masked; payload < 126 bytes)."""
+        """Send one masked frame (client frames must be masked; payload < 64 KiB)."""
         if self.transport is None or self.transport.is_closing():
             return
         mask = os.urandom(4)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-        self.transport.write(bytes([0x80 | opcode, 0x80 | len(data)]) + mask + masked)
+        n = len(data)
+        key = int.from_bytes((mask * (n // 4 + 1))[:n], "big")
+        masked = (int.from_bytes(data, "big") ^ key).to_bytes(n, "big")
+        head = bytes([0x80 | opcode, 0x80 | n]) if n < 126 else \
+            bytes([0x80 | opcode, 0xFE]) + n.to_bytes(2, "big")
+        self.transport.write(head + mask + masked)
+
+    def send_text(self, text: bytes) -> None:
+        """Send a text message."""
+        self._send(1, text)
 
     def _fail(self, code: int | None) -> None:
         """End the socket: the reader gets SocketClosed."""
@@ -337,7 +345,7 @@ class Stats:
     """What a run measured."""
 
     moves: int = 0
-    latency: list[float] = field(default_factory=list)  # POST round trips, seconds
+    latency: list[float] = field(default_factory=list)  # move round trips, seconds
     server: list[float] = field(default_factory=list)  # the server's own time for them
     push: list[float] = field(default_factory=list)  # POST to the other seat's message
     errors: dict[str, int] = field(default_factory=dict)
@@ -353,10 +361,11 @@ class GamePlayer:
     """The two people of one game: a socket each, moves over one HTTP connection."""
 
     def __init__(self, base: str, host: str, port: int, stats: Stats, paced: bool,
-                 rng: random.Random) -> None:
-        """Where the server is, what to record, how to pace."""
+                 rng: random.Random, via: str = "ws") -> None:
+        """Where the server is, what to record, how to pace, how moves are sent (`ws`:
+        on the seat's socket, as the web client does; `http`: POSTed)."""
         self.base, self.host, self.port = base, host, port
-        self.stats, self.paced, self.rng = stats, paced, rng
+        self.stats, self.paced, self.rng, self.via = stats, paced, rng, via
         self.http = Http(host, port)
         # version a move was made at -> (when it was sent, the seat that sent it)
         self.posted: dict[int, tuple[float, int]] = {}
@@ -416,16 +425,36 @@ class GamePlayer:
                    first: asyncio.Event) -> None:
         """One person: read states, move when it is their turn."""
         acted = -1
+        waiting: tuple[int, float] | None = None  # a socket move: its version, when sent
         try:
             while True:
-                msg = orjson.loads(await ws.recv())
-                if msg.get("type") != "state":
-                    if msg.get("type") == "error":
+                if waiting is None:
+                    raw = await ws.recv()
+                else:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), REQUEST_TIMEOUT)
+                    except TimeoutError:
+                        self.stats.error("move timeout")
+                        waiting = None
+                        continue
+                msg = orjson.loads(raw)
+                kind = msg.get("type")
+                if kind == "refused" and waiting is not None:
+                    self.stats.error(f"move {msg.get('status')}")
+                    waiting = None
+                    continue
+                if kind != "state":
+                    if kind == "error":
                         self.stats.error(f"socket error {msg.get('status')}")
                     continue
                 p = msg["payload"]
                 first.set()
                 v = p["version"]
+                if waiting is not None and v > waiting[0]:  # the answer to this seat's move
+                    if self.stats.measuring:
+                        self.stats.moves += 1
+                        self.stats.latency.append(time.perf_counter() - waiting[1])
+                    waiting = None
                 sent = self.posted.get(v - 1)
                 if sent is not None and sent[1] != p["you"]:  # the other seat hears of it
                     del self.posted[v - 1]
@@ -442,6 +471,11 @@ class GamePlayer:
                 choice = p["legal"][self.rng.randrange(len(p["legal"]))]["id"]
                 t0 = time.perf_counter()
                 self.posted[v] = (t0, p["you"])
+                if self.via == "ws":
+                    ws.send_text(orjson.dumps({"type": "move", "action": choice,
+                                               "version": v}))
+                    waiting = (v, t0)
+                    continue
                 try:
                     status, _, server_time = await self.http.request(
                         "POST", f"/api/games/{gid}/moves",
@@ -476,14 +510,14 @@ def pct(xs: list[float], q: float) -> float:
 
 
 async def run_load(base: str, games: int, seconds: float, paced: bool, pid: int | None,
-                   seed: int) -> dict[str, Any]:
+                   seed: int, via: str = "ws") -> dict[str, Any]:
     """Keep `games` games live for `seconds` (after every seat has its first state)."""
     parts = urlsplit(base)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     stats = Stats()
     stop = asyncio.Event()
     rng = random.Random(seed)
-    players = [GamePlayer(base, host, port, stats, paced, random.Random(rng.random()))
+    players = [GamePlayer(base, host, port, stats, paced, random.Random(rng.random()), via)
                for _ in range(games)]
     readies = [asyncio.Event() for _ in players]
     tasks = []
@@ -506,7 +540,7 @@ async def run_load(base: str, games: int, seconds: float, paced: bool, pid: int 
     for t in tasks:
         t.cancel()
     out: dict[str, Any] = {
-        "games": games, "mode": "paced" if paced else "fast", "seconds": round(elapsed, 1),
+        "games": games, "mode": "paced" if paced else "fast", "moves_via": via, "seconds": round(elapsed, 1),
         "moves": stats.moves, "moves_per_s": round(stats.moves / elapsed, 1),
         "p50_ms": round(pct(stats.latency, .50), 1), "p95_ms": round(pct(stats.latency, .95), 1),
         "p99_ms": round(pct(stats.latency, .99), 1),
@@ -554,7 +588,8 @@ async def run_flood(base: str, posts: int, pid: int | None) -> dict[str, Any]:
 
 def show(r: dict[str, Any]) -> None:
     """Print one run's figures."""
-    line = (f"{r['mode']:>5} {r['games']:>4} games: {r['moves_per_s']:>7.1f} moves/s  "
+    line = (f"{r['mode']:>5} {r['games']:>4} games ({r['moves_via']}): "
+            f"{r['moves_per_s']:>7.1f} moves/s  "
             f"move p50 {r['p50_ms']:.1f} p95 {r['p95_ms']:.1f} p99 {r['p99_ms']:.1f} "
             f"max {r['max_ms']:.1f} ms (in the server p50 {r['server_p50_ms']:.1f} "
             f"p99 {r['server_p99_ms']:.1f})  push p50 {r['push_p50_ms']:.1f} "
@@ -580,6 +615,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="module: python -m kamon.server (no write rate limit); "
                          "cli: kamon serve as it is")
     ap.add_argument("--url", default=None, help="a running server on 127.0.0.1 instead")
+    ap.add_argument("--moves", choices=("ws", "http"), default="ws",
+                    help="send moves on the seat's socket, as the web client does (ws), "
+                         "or POST them (http)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="also print each run as JSON")
     args = ap.parse_args(argv)
@@ -613,7 +651,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"{f['rss_after_mb']} MB after", flush=True)
                 continue
             r = asyncio.run(run_load(base, n, args.seconds, args.mode == "paced",
-                                     proc.pid if proc else None, args.seed))
+                                     proc.pid if proc else None, args.seed, args.moves))
         finally:
             if proc is not None:
                 proc.terminate()

@@ -97,6 +97,55 @@ def _component_texts(name: str) -> bytes:
     return json.dumps({"components": texts() if callable(texts) else {}}).encode()
 
 
+def _socket_write(text: str) -> dict[str, Any] | None:
+    """A move or undo sent on a socket (its JSON object), or None for anything else; a
+    write that is not valid JSON is still a write (so it is refused with a reason)."""
+    if '"move"' not in text and '"undo"' not in text:
+        return None
+    try:
+        data = parse_json(text.encode())
+    except BadJSON as exc:
+        return {"type": "move", "bad": str(exc)}
+    if isinstance(data, dict) and data.get("type") in ("move", "undo"):
+        return data
+    return None
+
+
+async def _play_from_socket(server: Server, limiter: RateLimiter, game_id: str,
+                            token: str | None, client: str, write: dict[str, Any]
+                            ) -> str | None:
+    """Play a socket's move or undo as the POST would (the same checks, the same rate
+    limit); None once stored (the state message answers it), else the refusal."""
+    import orjson
+    version = write.get("version")
+    try:
+        if "bad" in write:
+            raise ServiceError(400, write["bad"])
+        refused = limiter.refusal(client)
+        if refused is not None:
+            raise ServiceError(429, refused[1], retry_after=refused[0])
+        body = {"token": token, "action": write.get("action"), "version": version}
+        await server.play(game_id, body, undo=write["type"] == "undo", reply=False)
+        return None
+    except ServiceError as exc:
+        refusal: dict[str, Any] = {"type": "refused", "status": exc.status,
+                                   "error": exc.message,
+                                   "version": version if _plain(version) else None}
+        if exc.retry_after is not None:
+            refusal["retry_after"] = exc.retry_after
+        return orjson.dumps(refusal).decode()
+    except Exception as exc:
+        log.exception("unexpected error on a socket write to game %s", game_id)
+        return orjson.dumps({"type": "refused", "status": 500, "error": (
+            f"the server failed on this write ({type(exc).__name__}); the error is in "
+            "its log"), "version": None}).decode()
+
+
+def _plain(value: Any) -> bool:
+    """An int that is safe to echo back (not a bool, not huge)."""
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
+
+
 def _docs_page(openapi_url: str) -> tuple[str, str]:
     """The API docs page and the policy that lets exactly its own inline script run
     (its script and styles come from the Swagger UI distribution's CDN)."""
@@ -133,6 +182,7 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
     app = FastAPI(title="kamon", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Play The White Castle and I, Clansman in the browser.")
     app.state.server = server
+    limiter = RateLimiter(rate, burst if burst is not None else max(3 * rate, 10))
     docs_html, docs_csp = _docs_page(app.openapi_url or "/openapi.json")
 
     @app.exception_handler(ServiceError)
@@ -222,8 +272,13 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
     @app.websocket("/api/games/{game_id}/ws")
     async def socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         """The viewer's payload now and after every change, until the socket closes.
-        Text frames only (`ping` is answered `pong`); a binary frame is refused with a
-        close frame (1003), a flood of messages too (1008)."""
+        Text frames only: `ping` is answered `pong`, and the seat's moves and undos may be
+        sent here instead of POSTed, as `{"type": "move", "action": A, "version": V}` or
+        `{"type": "undo", "version": V}` (the token is the socket's). A write that is
+        stored is answered by the socket's next state message; a refusal by
+        `{"type": "refused", "status", "error", "version"}`, and nothing is stored. A
+        binary frame is refused with a close frame (1003), a flood of other messages too
+        (1008)."""
         await websocket.accept()
         try:
             loaded, seat, first = await server.read(server.do_open, _game_id(game_id), token)
@@ -253,6 +308,15 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                     await websocket.close(code=1003, reason="binary frames are not "
                                                             "accepted: send text")
                     break
+                text = message["text"]
+                write = _socket_write(text)
+                if write is not None:  # bounded like a POST: by the write rate limit
+                    client = str((websocket.scope.get("client") or ("?", 0))[0])
+                    refusal = await _play_from_socket(server, limiter, game_id, token,
+                                                      client, write)
+                    if refusal is not None:
+                        conn.push_other(refusal)
+                    continue
                 now = loop.time()
                 if now - window > 1.0:
                     window, count = now, 0
@@ -260,7 +324,7 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                 if count > WS_MESSAGES_PER_SECOND:
                     await websocket.close(code=1008, reason="too many messages")
                     break
-                if message["text"].strip() in ("ping", '{"type":"ping"}'):
+                if text.strip() in ("ping", '{"type":"ping"}'):
                     conn.push_other('{"type":"pong"}')
         except Exception:  # the client went away mid-send
             pass
@@ -270,6 +334,5 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
     def page_csp(path: str) -> str | None:
         return docs_csp if path == "/docs" else None
 
-    limiter = RateLimiter(rate, burst if burst is not None else max(3 * rate, 10))
     return Guard(FastPath(app, server), max_body=max_body, limiter=limiter,
                  page_csp=page_csp)

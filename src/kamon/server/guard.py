@@ -120,6 +120,16 @@ class RateLimiter:
             return 0.0
         return (1.0 - bucket[0]) / self.rate
 
+    def refusal(self, client: str) -> tuple[int, str] | None:
+        """None if the client may write now (counted); else the whole seconds to wait and
+        the refusal in words (a POST's 429 and a socket write's refusal say the same)."""
+        wait = self.wait(client)
+        if wait <= 0:
+            return None
+        retry = max(1, math.ceil(wait))
+        return retry, (f"too many writes from {client}: at most {self.rate:g} a second "
+                       f"(bursts of {self.burst:g}); retry in {retry} s")
+
 
 def _header(scope: Scope, name: bytes) -> bytes | None:
     """A request header's value (the first one), or None."""
@@ -179,13 +189,10 @@ class Guard:
                                  f"application/json (this request's: {shown})")
                 return
             client = (scope.get("client") or ("?", 0))[0]
-            wait = self.limiter.wait(str(client))
-            if wait > 0:
-                retry = max(1, math.ceil(wait))
-                await send_error(send_with_headers, 429,
-                                 f"too many writes from {client}: at most "
-                                 f"{self.limiter.rate:g} a second (bursts of "
-                                 f"{self.limiter.burst:g}); retry in {retry} s",
+            refused = self.limiter.refusal(str(client))
+            if refused is not None:
+                retry, message = refused
+                await send_error(send_with_headers, 429, message,
                                  [(b"retry-after", str(retry).encode())])
                 return
             body = await self._read_body(scope, receive, send_with_headers)

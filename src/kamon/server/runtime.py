@@ -208,16 +208,19 @@ class Server:
         return {s: state_message(loaded, s) for s in seats}
 
     def do_write(self, undo: bool, game_id: str, body: dict[str, Any],
-                 seats: set[int | None]) -> tuple[Loaded, bytes, dict[int | None, str]]:
-        """A move or undo: the new game, the writer's answer and the sockets' messages."""
+                 seats: set[int | None], reply: bool = True
+                 ) -> tuple[Loaded, bytes, dict[int | None, str]]:
+        """A move or undo: the new game, the writer's answer (empty if not `reply`: a move
+        sent on a socket is answered by that socket's state message) and the sockets'
+        messages."""
         token = body.get("token")
         if undo:
             loaded = self.service.undo(game_id, token, body.get("version"))
         else:
             loaded = self.service.move(game_id, token, body.get("action"),
                                        body.get("version"))
-        reply = payload_json(loaded, self.service.seat_of(loaded, token))
-        return loaded, reply, self.render(loaded, seats)
+        answer = payload_json(loaded, self.service.seat_of(loaded, token)) if reply else b""
+        return loaded, answer, self.render(loaded, seats)
 
     def do_view(self, game_id: str, token: Any) -> bytes:
         """A viewer's payload (GET)."""
@@ -242,17 +245,18 @@ class Server:
         """GET a game: the viewer's payload."""
         return await self.read(self.do_view, game_id, token)
 
-    async def play(self, game_id: str, body: dict[str, Any], undo: bool) -> bytes:
+    async def play(self, game_id: str, body: dict[str, Any], undo: bool,
+                   reply: bool = True) -> bytes:
         """A move or an undo: stored (or refused), then told to the sockets; the writer's
-        payload."""
+        payload (empty if not `reply`)."""
         async with self.locks.hold(game_id):
-            loaded, reply, messages = await self.write(self.do_write, undo, game_id, body,
-                                                       self.hub.seats(game_id))
+            loaded, answer, messages = await self.write(self.do_write, undo, game_id, body,
+                                                        self.hub.seats(game_id), reply)
         faults.after_commit()
         await self.publish(loaded, messages)
         if self.service.bot_to_move(loaded) is not None:
             self.spawn(self.drive_bots(game_id))
-        return reply
+        return answer
 
     # --- telling the sockets -------------------------------------------------------------
 

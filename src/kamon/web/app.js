@@ -29,15 +29,20 @@ function showError(message) {
 }
 
 /** Send a write (a move or an undo) at the version on screen and show the answer;
- *  a refusal is shown, and a stale version (409) reloads the game. */
+ *  a refusal is shown, and a stale version (409) reloads the game. The write goes on
+ *  the live socket when it is open (answered by the socket's next state), else it is
+ *  POSTed; a socket that closes or stays silent before answering hands the write to a
+ *  POST, which the server answers as the first time if it was already stored. */
 async function write(path, body) {
   if (busy || !payload || !token) return;
   busy = true;
   showError("");
   document.body.classList.add("busy");
+  const version = payload.version;
+  const post = () => api(`/api/games/${gameId}/${path}`, { ...body, token, version });
   try {
-    show(await api(`/api/games/${gameId}/${path}`,
-      { ...body, token, version: payload.version }));
+    const answer = await onSocket(path === "moves" ? "move" : "undo", body, version, post);
+    if (answer) show(answer);
   } catch (e) {
     showError(e.message);
     if (e instanceof ApiError && e.status === 409) await refresh();
@@ -45,6 +50,38 @@ async function write(path, body) {
     busy = false;
     document.body.classList.remove("busy");
   }
+}
+
+const SOCKET_ANSWER_MS = 8000;  // a socket write unanswered this long is POSTed instead
+let pending = null;  // the socket write waiting for its answer: {version, settle}
+
+/** Send a write on the socket if it is open: resolves once a newer state has arrived
+ *  (null: the socket showed it), rejects with the server's refusal; otherwise, or if the
+ *  socket fails it, resolves with what `post` answers. */
+function onSocket(type, body, version, post) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return post();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => settle("post"), SOCKET_ANSWER_MS);
+    function settle(how, error) {
+      if (pending === null || pending.settle !== settle) return;
+      pending = null;
+      clearTimeout(timer);
+      if (how === "post") post().then(resolve, reject);
+      else if (how === "refused") reject(error);
+      else resolve(null);
+    }
+    pending = { version, settle };
+    socket.send(JSON.stringify({ type, ...body, version }));
+  });
+}
+
+/** A socket message that answers the pending socket write, if any. */
+function answerPending(msg) {
+  if (!pending) return;
+  if (msg.type === "state" && msg.payload.version > pending.version) pending.settle("done");
+  if (msg.type !== "refused" || msg.version !== pending.version) return;
+  if (msg.status === 429) pending.settle("post");  // the POST waits as the server asks
+  else pending.settle("refused", new ApiError(msg.status, msg.error));
 }
 
 /** Play an action (by id) as this seat. */
@@ -242,9 +279,11 @@ function connect() {
     if (msg.type === "state") show(msg.payload);
     else if (msg.type === "error") showError(msg.error);
     else if (msg.type === "rematch") rematchOffered(msg.id);
+    answerPending(msg);
   };
   socket.onclose = ev => {
     $("connection").className = "connection lost";
+    if (pending) pending.settle("post");  // stored or not, the POST settles it
     if (ev.code >= 4400 && ev.code < 4500) return;  // refused: a reconnect would be too
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
