@@ -10,6 +10,7 @@ Routes (JSON; every refusal is `{"error": "<what was wrong>"}` with its status):
   POST /api/games/{id}/undo              {token, version}
   GET  /api/games/{id}/record            the finished game's record
   WS   /api/games/{id}/ws?token=T        the viewer's payload after every change
+                                         (and the seat's moves and undos, sent on it)
   ...  replays, open games and rematches: routes_more.py (and "public" on create)
 and the browser client: `/` (lobby), `/play/{id}` (a game), `/static/...`, `/docs`.
 
