@@ -410,6 +410,21 @@ def click_board(page: Any, target: Any) -> None:
     page.mouse.click(point[0], point[1])
 
 
+def click_board_moves(page: Any, rng: random.Random, count: int) -> int:
+    """Make up to `count` decisions by clicking a random legal board element, each
+    waited for until the page shows its result; the decisions made (fewer if the game
+    ends)."""
+    made = 0
+    for _ in range(count):
+        if wait_my_turn(page) == "over":
+            break
+        before = version(page)
+        click_board(page, board_target(page, rng.choice(legal_ids(page))))
+        wait_version_after(page, before)
+        made += 1
+    return made
+
+
 def click_choice(page: Any, rng: random.Random, clicks: Clicks,
                  board_share: float = 0.5) -> None:
     """Make one decision by clicking: a legal board element some of the time (when the

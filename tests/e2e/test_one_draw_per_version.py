@@ -10,13 +10,9 @@ from typing import Any
 
 from tests.e2e.conftest import (
     Server,
-    board_target,
-    click_board,
-    legal_ids,
+    click_board_moves,
     open_play,
-    version,
     wait_my_turn,
-    wait_version_after,
 )
 
 # Record the version on screen at each redraw of the board (its children replaced).
@@ -36,18 +32,10 @@ def test_each_version_is_drawn_once_after_the_players_moves(
     created = server.create("white-castle", ["human", "random"], seed=4242)
     page = new_page("one-draw")
     open_play(page, created["seats"][0]["url"])
-    rng = random.Random(4242)
     assert wait_my_turn(page) == "turn"
     page.wait_for_timeout(500)  # the socket's first message has come (same version)
     page.evaluate(WATCH_JS)
-    moves = 0
-    for _ in range(5):
-        if wait_my_turn(page) == "over":
-            break
-        before = version(page)
-        click_board(page, board_target(page, rng.choice(legal_ids(page))))
-        wait_version_after(page, before)
-        moves += 1
+    moves = click_board_moves(page, random.Random(4242), 5)
     page.wait_for_timeout(800)  # any second copy of the last version arrives
     draws: list[Any] = page.evaluate("() => window.__draws")
     assert moves >= 3 and draws

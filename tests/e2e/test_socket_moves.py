@@ -10,9 +10,7 @@ from typing import Any
 
 from tests.e2e.conftest import (
     Server,
-    board_target,
-    click_board,
-    legal_ids,
+    click_board_moves,
     open_play,
     version,
     wait_my_turn,
@@ -39,15 +37,7 @@ def test_the_page_sends_its_moves_on_the_live_socket(
     page = new_page("socket-moves")
     sent, posts = _watch(page)
     open_play(page, created["seats"][0]["url"])
-    rng = random.Random(515)
-    moves = 0
-    for _ in range(4):
-        if wait_my_turn(page) == "over":
-            break
-        before = version(page)
-        click_board(page, board_target(page, rng.choice(legal_ids(page))))
-        wait_version_after(page, before)
-        moves += 1
+    moves = click_board_moves(page, random.Random(515), 4)
     assert moves == 4
     move_messages = [m for m in sent if '"type":"move"' in m]
     assert len(move_messages) == moves, sent

@@ -37,6 +37,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -48,7 +49,7 @@ from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, RateLimiter, pars
 from kamon.server.open_games import create as create_game
 from kamon.server.routes_more import add_routes
 from kamon.server.runtime import Server
-from kamon.server.service import ServiceError
+from kamon.server.service import ServiceError, is_int
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -117,7 +118,6 @@ async def _play_from_socket(server: Server, limiter: RateLimiter, game_id: str,
                             ) -> str | None:
     """Play a socket's move or undo as the POST would (the same checks, the same rate
     limit); None once stored (the state message answers it), else the refusal."""
-    import orjson
     version = write.get("version")
     try:
         if "bad" in write:
@@ -131,7 +131,7 @@ async def _play_from_socket(server: Server, limiter: RateLimiter, game_id: str,
     except ServiceError as exc:
         refusal: dict[str, Any] = {"type": "refused", "status": exc.status,
                                    "error": exc.message,
-                                   "version": version if _plain(version) else None}
+                                   "version": version if is_int(version) else None}
         if exc.retry_after is not None:
             refusal["retry_after"] = exc.retry_after
         return orjson.dumps(refusal).decode()
@@ -140,11 +140,6 @@ async def _play_from_socket(server: Server, limiter: RateLimiter, game_id: str,
         return orjson.dumps({"type": "refused", "status": 500, "error": (
             f"the server failed on this write ({type(exc).__name__}); the error is in "
             "its log"), "version": None}).decode()
-
-
-def _plain(value: Any) -> bool:
-    """An int that is safe to echo back (not a bool, not huge)."""
-    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
 
 
 def _docs_page(openapi_url: str) -> tuple[str, str]:

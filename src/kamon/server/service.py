@@ -174,7 +174,7 @@ def _require(cond: bool, message: str, status: int = 400) -> None:
         raise ServiceError(status, message)
 
 
-def _is_int(x: Any) -> bool:
+def is_int(x: Any) -> bool:
     """A JSON integer (not a boolean)."""
     return isinstance(x, int) and not isinstance(x, bool)
 
@@ -243,7 +243,7 @@ class GameService:
             raise ServiceError(400, str(exc)) from None
         name = game.name
         players = body.get("players")
-        _require(_is_int(players), "'players' must be an integer")
+        _require(is_int(players), "'players' must be an integer")
         _require(1 <= players <= game.max_players,  # variants may allow fewer: new_game says
                  f"{game.title} is played by {game.min_players} to {game.max_players} "
                  f"players, not {players}")
@@ -264,7 +264,7 @@ class GameService:
             _require(key in allowed, f"unknown option {key[:40]!r} for {game.title}; "
                                      f"options: {', '.join(allowed)}")
             want = allowed[key]
-            ok = _is_int(value) if want is int else isinstance(value, want)
+            ok = is_int(value) if want is int else isinstance(value, want)
             _require(ok, f"option {key!r} must be a {want.__name__}")
         rated = body.get("rated", False)
         _require(isinstance(rated, bool), "'rated' must be true or false")
@@ -273,7 +273,7 @@ class GameService:
             seed = secrets.randbits(63)
             mode = "rated" if rated else "casual"
         else:
-            _require(_is_int(seed) and 0 <= seed <= MAX_SEED,
+            _require(is_int(seed) and 0 <= seed <= MAX_SEED,
                      f"'seed' must be an integer from 0 to {MAX_SEED}")
             humans = kinds.count("human")
             _require(operator or (humans <= 1 and not rated),
@@ -382,7 +382,7 @@ class GameService:
         _require(isinstance(token, str) and token != "", "a move needs the seat's 'token'")
         seat = self.seat_of(loaded, token)
         assert seat is not None
-        _require(_is_int(version), "a move needs the 'version' of the game the client saw")
+        _require(is_int(version), "a move needs the 'version' of the game the client saw")
         _require(isinstance(action, str | int) and not isinstance(action, bool),
                  "'action' must be the action's notation (a string) or its id (an integer)")
         if version != loaded.version:
@@ -418,7 +418,7 @@ class GameService:
             return False
         if kind == "undo":
             return True
-        if _is_int(action):
+        if is_int(action):
             return bool(row.action_id == action)
         return isinstance(action, str) and _same_notation(action, row.notation)
 
@@ -482,7 +482,7 @@ class GameService:
         _require(isinstance(token, str) and token != "", "an undo needs the seat's 'token'")
         seat = self.seat_of(loaded, token)
         assert seat is not None
-        _require(_is_int(version), "an undo needs the 'version' of the game the client saw")
+        _require(is_int(version), "an undo needs the 'version' of the game the client saw")
         if version != loaded.version:
             loaded = self.load(game_id)
             if version != loaded.version:
@@ -569,7 +569,7 @@ def rebuild(row: GameRow, moves: list[ActionRow], marks: list[int] | None = None
     for i, m in enumerate(moves):
         try:
             aid = m.action_id
-            if not _is_int(aid) or aid is None:
+            if not is_int(aid) or aid is None:
                 raise IllegalAction("the row has no action id")
             state.apply(aid)
         except IllegalAction as exc:
