@@ -615,6 +615,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="module: python -m kamon.server (no write rate limit); "
                          "cli: kamon serve as it is")
     ap.add_argument("--url", default=None, help="a running server on 127.0.0.1 instead")
+    ap.add_argument("--server-pid", type=int, default=None,
+                    help="with --url: the server's process id, to print its CPU and memory")
     ap.add_argument("--moves", choices=("ws", "http"), default="ws",
                     help="send moves on the seat's socket, as the web client does (ws), "
                          "or POST them (http)")
@@ -650,8 +652,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"{f['statuses']}: server RSS {f['rss_before_mb']} MB before, "
                       f"{f['rss_after_mb']} MB after", flush=True)
                 continue
-            r = asyncio.run(run_load(base, n, args.seconds, args.mode == "paced",
-                                     proc.pid if proc else None, args.seed, args.moves))
+            pid = proc.pid if proc else args.server_pid
+            r = asyncio.run(run_load(base, n, args.seconds, args.mode == "paced", pid,
+                                     args.seed, args.moves))
         finally:
             if proc is not None:
                 proc.terminate()

@@ -11,12 +11,14 @@ arguments).
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from dataclasses import dataclass
 
 from kamon.server.guard import MAX_BODY, RATE
 
 WS_MAX_SIZE = 64 * 1024
+GC_THRESHOLD = 50_000  # new container objects between two passes of the collector
 
 
 @dataclass
@@ -43,10 +45,23 @@ def build_app(opts: ServeOptions) -> object:
         raise RuntimeError(f"cannot open the database {opts.db!r}: {exc}") from None
 
 
+def tune_gc() -> None:
+    """The cyclic garbage collector, set for a server: what was loaded at start-up (the
+    modules, the games' data) is frozen out of its passes, and a pass comes after
+    GC_THRESHOLD new container objects instead of 700. The engine makes and drops many
+    objects a move (copies of a game, views, payloads), so at the default the passes
+    took about a fifth of the server's CPU and their full passes held the event loop
+    for tens of milliseconds at a time (measured with gc.callbacks, 50 busy games)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD, 20, 10)
+
+
 def serve(opts: ServeOptions, app: object | None = None) -> None:
     """Serve until stopped (Ctrl-C)."""
     import uvicorn
     web = app if app is not None else build_app(opts)
+    tune_gc()
     uvicorn.run(web, host=opts.host, port=opts.port, log_level="warning",  # type: ignore[arg-type]
                 ws_max_size=WS_MAX_SIZE, ws_per_message_deflate=False, access_log=False)
 

@@ -1,9 +1,12 @@
 """The running server: the event loop's side of the games.
 
 The event loop only moves bytes. Everything that touches the database or the engine runs
-in one of two thread pools — reads (views, sockets opening, polls) and writes (moves,
-undos, new games) — so a database that makes writes wait never holds up reads, and
-nothing holds up the loop. Bots think in worker processes (`bots.bot_pool`).
+off it: the moves, undos and bot moves of every game in the writer thread (mover.py,
+which stores them a batch at a time; on PostgreSQL, which commits concurrent
+transactions together itself, in a pool of threads), the other writes (new games,
+joins) and the reads (views, sockets opening, polls) in two thread pools — so a database
+that makes writes wait never holds up reads, and nothing holds up the loop. Bots think
+in worker processes (`bots.bot_pool`).
 
 Each socket has a sender that only ever has the newest state to send: a slow client
 delays nobody else and costs one pending message. Writes to one game are serialised by
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
@@ -25,7 +29,8 @@ from starlette.websockets import WebSocket
 
 from kamon.server import faults
 from kamon.server.bots import bot_decision, bot_pool, bot_seed
-from kamon.server.service import GameService, Loaded, ServiceError
+from kamon.server.mover import Mover
+from kamon.server.service import GameService, Loaded, Pending, ServiceError
 from kamon.server.store import Store
 from kamon.server.views import payload_json, state_message
 from kamon.server.workers import Workers
@@ -38,7 +43,7 @@ SEND_TIMEOUT = 20.0  # a socket that takes longer to accept one message is close
 MAX_SOCKETS_PER_GAME = 64
 MAX_SOCKETS = 10_000
 READ_THREADS = 4
-WRITE_THREADS = 16  # mostly waiting for the group commit
+WRITE_THREADS = 16  # new games and joins; on PostgreSQL also the moves (waiting on commits)
 RETRY_CAP = 30.0  # the longest a bot driver waits before it tries a busy database again
 
 
@@ -184,6 +189,7 @@ class Server:
         self.pool: Executor | None = None
         self.reads = Workers(READ_THREADS, "kamon-read")
         self.writes = Workers(WRITE_THREADS, "kamon-write")
+        self.mover = Mover(self.service) if self.store.dialect == "sqlite" else None
 
     # --- running work off the loop -------------------------------------------------
 
@@ -194,6 +200,15 @@ class Server:
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a write (store and engine) in the write pool."""
         return await self.writes.run(fn, *args)
+
+    async def store_write(self, prepare: Callable[[], Loaded | Pending],
+                          answer: Callable[[Loaded], T]) -> T:
+        """A move, undo or bot move: checked and played by `prepare`, stored, and
+        `answer`ed from the new game — in the writer thread (SQLite), or in the write pool
+        (PostgreSQL)."""
+        if self.mover is not None:
+            return await self.mover.run(prepare, answer)
+        return await self.write(_write_now, self.service, prepare, answer)
 
     def executor(self) -> Executor:
         """The bot pool, started on first use."""
@@ -207,18 +222,11 @@ class Server:
         """The state message of each seat (in a worker thread)."""
         return {s: state_message(loaded, s) for s in seats}
 
-    def do_write(self, undo: bool, game_id: str, body: dict[str, Any],
-                 seats: set[int | None], reply: bool = True
+    def answered(self, token: Any, seats: set[int | None], reply: bool, loaded: Loaded
                  ) -> tuple[Loaded, bytes, dict[int | None, str]]:
-        """A move or undo: the new game, the writer's answer (empty if not `reply`: a move
-        sent on a socket is answered by that socket's state message) and the sockets'
-        messages."""
-        token = body.get("token")
-        if undo:
-            loaded = self.service.undo(game_id, token, body.get("version"))
-        else:
-            loaded = self.service.move(game_id, token, body.get("action"),
-                                       body.get("version"))
+        """After a move or undo: the new game, the writer's answer (empty if not `reply`:
+        a move sent on a socket is answered by that socket's state message) and the
+        sockets' messages."""
         answer = payload_json(loaded, self.service.seat_of(loaded, token)) if reply else b""
         return loaded, answer, self.render(loaded, seats)
 
@@ -233,11 +241,10 @@ class Server:
         seat = self.service.seat_of(loaded, token)
         return loaded, seat, state_message(loaded, seat)
 
-    def do_bot(self, loaded: Loaded, seat: int, aid: int, seats: set[int | None]
-               ) -> tuple[Loaded, dict[int | None, str]]:
-        """Store a bot's move; the new game and the sockets' messages."""
-        new = self.service.play_bot(loaded, seat, aid)
-        return new, self.render(new, seats)
+    def rendered(self, seats: set[int | None], loaded: Loaded
+                 ) -> tuple[Loaded, dict[int | None, str]]:
+        """After a bot's move: the new game and the sockets' messages."""
+        return loaded, self.render(loaded, seats)
 
     # --- the requests of every move ------------------------------------------------------
 
@@ -249,9 +256,14 @@ class Server:
                    reply: bool = True) -> bytes:
         """A move or an undo: stored (or refused), then told to the sockets; the writer's
         payload (empty if not `reply`)."""
+        token = body.get("token")
+        prepare = (functools.partial(self.service.prepare_undo, game_id, token,
+                                     body.get("version")) if undo else
+                   functools.partial(self.service.prepare_move, game_id, token,
+                                     body.get("action"), body.get("version")))
         async with self.locks.hold(game_id):
-            loaded, answer, messages = await self.write(self.do_write, undo, game_id, body,
-                                                        self.hub.seats(game_id), reply)
+            loaded, answer, messages = await self.store_write(prepare, functools.partial(
+                self.answered, token, self.hub.seats(game_id), reply))
         faults.after_commit()
         await self.publish(loaded, messages)
         if self.service.bot_to_move(loaded) is not None:
@@ -324,8 +336,10 @@ class Server:
                         continue
                     async with self.locks.hold(game_id):
                         seats = self.hub.seats(game_id)
-                        new, messages = await self.write(self.do_bot, loaded, bot.seat, aid,
-                                                         seats)
+                        new, messages = await self.store_write(
+                            functools.partial(self.service.prepare_bot, loaded, bot.seat,
+                                              aid),
+                            functools.partial(self.rendered, seats))
                     backoff = 1.0
                     await self.publish(new, messages)
                 except ServiceError as exc:
@@ -397,6 +411,8 @@ class Server:
         """Stop the pools and the store."""
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.mover is not None:
+            self.mover.shutdown()
         self.reads.shutdown()
         self.writes.shutdown()
         self.store.close()
@@ -412,3 +428,9 @@ def _state_json(loaded: Loaded) -> dict[str, Any]:
     """The game's full state as JSON, for a bot worker."""
     with loaded.lock:
         return loaded.state.to_json()
+
+
+def _write_now(service: GameService, prepare: Callable[[], Loaded | Pending],
+               answer: Callable[[Loaded], T]) -> T:
+    """A move, undo or bot move stored in a transaction of its own (in a pool thread)."""
+    return answer(service.store_write(prepare()))

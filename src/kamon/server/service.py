@@ -120,6 +120,29 @@ class Loaded:
         return self.state.is_over()
 
 
+@dataclass
+class Pending:
+    """A write that passed every check but is not stored yet: the game it was checked
+    against, the row to append, the position after it, and what the client sent (to
+    tell a retry from a rival write if another one is stored first)."""
+
+    loaded: Loaded
+    kind: str  # "move" or "undo"
+    seat: int
+    aid: int | None
+    notation: str | None
+    state: State
+    version: int  # the version the client saw (== loaded.version)
+    action: Any = None  # the move as the client named it (notation or id)
+    bot: bool = False
+
+    def append_args(self) -> tuple[Any, ...]:
+        """The arguments of `Store.append` that store this write."""
+        status = "over" if self.state.is_over() else "playing"
+        return (self.loaded.row.id, self.loaded.version, self.kind, self.seat, self.aid,
+                self.notation, status)
+
+
 class GameCache:
     """The rebuilt games, bounded: games in play by recent use, finished games apart (a
     few, for the last look at the final table)."""
@@ -378,6 +401,12 @@ class GameService:
         """Play the token's seat's move at the version the client saw; the new game.
         A retry of a move already stored (same seat, version and action) is answered
         with the game as it is, and stores nothing."""
+        return self.store_write(self.prepare_move(game_id, token, action, version))
+
+    def prepare_move(self, game_id: str, token: Any, action: Any, version: Any
+                     ) -> Loaded | Pending:
+        """Check a move and play it on a copy of the game (nothing is stored): the write
+        to store, or the game as it is if the move is a retry of one already stored."""
         loaded = self.load(game_id, fresh=False)
         _require(isinstance(token, str) and token != "", "a move needs the seat's 'token'")
         seat = self.seat_of(loaded, token)
@@ -397,14 +426,61 @@ class GameService:
                  f"it is {state.name(state.to_move or 0)}'s decision, not "
                  f"{state.name(seat)}'s", 403)
         aid = self._resolve(loaded, action)
+        return self._played(loaded, seat, aid, version, action)
+
+    def _played(self, loaded: Loaded, seat: int, aid: int, version: int, action: Any,
+                bot: bool = False) -> Pending:
+        """A checked move applied to a copy of the game."""
+        with loaded.lock:
+            state = loaded.state.clone()
+        state.apply(aid)
+        return Pending(loaded, "move", seat, aid, loaded.game.action_text(aid), state,
+                       version, action, bot)
+
+    def store_write(self, pending: Loaded | Pending) -> Loaded:
+        """Store a prepared write (in a transaction of its own); the new game. A game as
+        it is (a retry already stored) is answered as it is."""
+        if isinstance(pending, Loaded):
+            return pending
         try:
-            return self._commit(loaded, seat, aid)
+            with storage():
+                version = self.store.append(*pending.append_args())
         except VersionConflict:
-            fresh = self.load(game_id)
-            if self._already_stored(fresh, "move", seat, version, action):
-                return fresh
-            raise ServiceError(409, "another move was stored first: reload and decide "
-                                    "again") from None
+            return self.conflict(pending)
+        return self.finish(pending, version)
+
+    def finish(self, pending: Pending, version: int, keep: bool = True) -> Loaded:
+        """The game after a write stored at `version` (it becomes the cached game; with
+        `keep=False` not yet: the writer thread renders a game before its commit)."""
+        loaded = pending.loaded
+        if pending.kind == "undo":
+            new = Loaded(loaded.row, loaded.seats, version, loaded.moves[:-1], pending.state,
+                         logged=None if loaded.logged is None else loaded.logged[:-1])
+        else:
+            row = ActionRow(loaded.version, "move", pending.seat, pending.aid,
+                            pending.notation)
+            logged = None if loaded.logged is None else [*loaded.logged,
+                                                         len(pending.state.events)]
+            new = Loaded(loaded.row, loaded.seats, version, [*loaded.moves, row],
+                         pending.state, before=loaded.state, logged=logged)
+        if keep:
+            self.cache.put(new)
+        return new
+
+    def conflict(self, pending: Pending) -> Loaded:
+        """Another write was stored first at the version `pending` was checked against:
+        the game as it is if that write was this very request (a retry), else 409."""
+        game_id = pending.loaded.row.id
+        if pending.bot:
+            self.cache.drop(game_id)
+            raise ServiceError(409, "another move was stored first")
+        fresh = self.load(game_id)
+        if self._already_stored(fresh, pending.kind, pending.seat, pending.version,
+                                pending.action):
+            return fresh
+        raise ServiceError(409, "another move was stored first: reload and decide again"
+                           if pending.kind == "move" else
+                           "another move was stored first: reload")
 
     def _already_stored(self, loaded: Loaded, kind: str, seat: int, version: int,
                         action: Any) -> bool:
@@ -450,23 +526,6 @@ class GameService:
         except IllegalAction as exc:
             raise ServiceError(422, str(exc)) from None
 
-    def _commit(self, loaded: Loaded, seat: int, aid: int) -> Loaded:
-        """Apply a checked move to a copy, store it, and make the copy the cached game."""
-        with loaded.lock:
-            state = loaded.state.clone()
-        notation = loaded.game.action_text(aid)
-        state.apply(aid)
-        status = "over" if state.is_over() else "playing"
-        with storage():
-            version = self.store.append(loaded.row.id, loaded.version, "move", seat, aid,
-                                        notation, status)
-        row = ActionRow(loaded.version, "move", seat, aid, notation)
-        logged = None if loaded.logged is None else [*loaded.logged, len(state.events)]
-        new = Loaded(loaded.row, loaded.seats, version, [*loaded.moves, row], state,
-                     before=loaded.state, logged=logged)
-        self.cache.put(new)
-        return new
-
     # --- undo ------------------------------------------------------------------------
 
     def can_undo(self, loaded: Loaded, seat: int) -> bool:
@@ -478,6 +537,11 @@ class GameService:
     def undo(self, game_id: str, token: Any, version: Any) -> Loaded:
         """Take back the token's seat's last move (an undo row is appended); a retry of
         an undo already stored is answered with the game as it is."""
+        return self.store_write(self.prepare_undo(game_id, token, version))
+
+    def prepare_undo(self, game_id: str, token: Any, version: Any) -> Loaded | Pending:
+        """Check an undo (nothing is stored): the write to store, or the game as it is
+        if the undo is a retry of one already stored."""
         loaded = self.load(game_id, fresh=False)
         _require(isinstance(token, str) and token != "", "an undo needs the seat's 'token'")
         seat = self.seat_of(loaded, token)
@@ -494,22 +558,9 @@ class GameService:
         _require(last.seat == seat, "the last move is not yours to take back", 409)
         _require(self.can_undo(loaded, seat),
                  "that move cannot be taken back: it revealed new information", 409)
-        moves = loaded.moves[:-1]
         with loaded.lock:
             state = loaded.state_before_last()
-        try:
-            with storage():
-                new_version = self.store.append(loaded.row.id, loaded.version, "undo", seat,
-                                                None, None, "playing")
-        except VersionConflict:
-            fresh = self.load(game_id)
-            if self._already_stored(fresh, "undo", seat, version, None):
-                return fresh
-            raise ServiceError(409, "another move was stored first: reload") from None
-        new = Loaded(loaded.row, loaded.seats, new_version, moves, state,
-                     logged=None if loaded.logged is None else loaded.logged[:-1])
-        self.cache.put(new)
-        return new
+        return Pending(loaded, "undo", seat, None, None, state, version)
 
     # --- bots ------------------------------------------------------------------------
 
@@ -523,6 +574,11 @@ class GameService:
 
     def play_bot(self, loaded: Loaded, seat: int, aid: int) -> Loaded:
         """Store a bot's move (chosen against `loaded.version`); 409 if the game moved."""
+        return self.store_write(self.prepare_bot(loaded, seat, aid))
+
+    def prepare_bot(self, loaded: Loaded, seat: int, aid: int) -> Pending:
+        """Check a bot's move (chosen against `loaded.version`) and play it on a copy;
+        409 if the game moved meanwhile."""
         current = self.load(loaded.row.id, fresh=False)
         self._check_version(current, loaded.version)
         _require(current.state.to_move == seat, "the bot's turn has passed", 409)
@@ -530,11 +586,7 @@ class GameService:
             legal = {a.id for a in current.state.legal_actions()}
         if aid not in legal:
             raise ServiceError(422, f"bot chose an illegal action {aid}")
-        try:
-            return self._commit(current, seat, aid)
-        except VersionConflict:
-            self.cache.drop(loaded.row.id)
-            raise ServiceError(409, "another move was stored first") from None
+        return self._played(current, seat, aid, current.version, aid, bot=True)
 
     # --- export ----------------------------------------------------------------------
 

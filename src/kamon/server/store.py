@@ -440,6 +440,33 @@ class Store:
                action_id: int | None, notation: str | None, status: str) -> int:
         """Append one action row if the game is still at `expected_version`; the new
         version. VersionConflict (and nothing stored) otherwise."""
+        return self._write(self._appender(game_id, expected_version, kind, seat,
+                                          action_id, notation, status),
+                           f"store a {kind} in game {game_id}")
+
+    def append_many(self, appends: list[tuple[Any, ...]], deadlines: list[float] | None = None
+                    ) -> list[int | BaseException]:
+        """Several `append`s (their argument tuples) committed together where the database
+        allows it (SQLite: one transaction, one fsync, each write in a savepoint so a
+        refused one takes back only itself); for each, the new version or the exception
+        (VersionConflict, StoreError) that refused it. `deadlines` (monotonic seconds):
+        a write still waiting for the database past its own is refused as busy."""
+        writes = [(self._appender(*a), f"store a {a[2]} in game {a[0]}") for a in appends]
+        if self._group is not None:
+            return self._group.run_many(writes, deadlines)
+        out: list[int | BaseException] = []
+        for fn, doing in writes:
+            try:
+                with self._transaction(doing) as cur:
+                    out.append(fn(cur))
+            except (StoreError, VersionConflict, DamagedGame) as exc:
+                out.append(exc)
+        return out
+
+    def _appender(self, game_id: str, expected_version: int, kind: str, seat: int | None,
+                  action_id: int | None, notation: str | None, status: str
+                  ) -> Callable[[Any], int]:
+        """The write (of a cursor in a transaction) that appends one action row."""
         now = time.time()
         lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
 
@@ -464,7 +491,7 @@ class Store:
                 (game_id, expected_version, kind, seat, action_id, notation, now))
             return expected_version + 1
 
-        return self._write(insert, f"store a {kind} in game {game_id}")
+        return insert
 
     def seal(self, game_id: str, version: int, digest: str) -> None:
         """Store the digest of a game an older kamon stored without one (only if it is
@@ -599,11 +626,31 @@ class GroupCommit:
 
     def run(self, fn: Callable[[Any], T], doing: str) -> T:
         """Run `fn(cursor)` in the next group; its result once committed."""
-        item = _Write(fn, doing, time.monotonic() + self.store.busy_timeout)
+        item = self._enter([(fn, doing)], None)[0]
+        if item.error is not None:
+            raise item.error
+        return item.result
+
+    def run_many(self, writes: list[tuple[Callable[[Any], Any], str]],
+                 deadlines: list[float] | None = None) -> list[Any]:
+        """Run several writes in the next group(s); for each, its result once committed
+        or the exception that refused it."""
+        if not writes:
+            return []
+        return [item.result if item.error is None else item.error
+                for item in self._enter(writes, deadlines)]
+
+    def _enter(self, writes: list[tuple[Callable[[Any], Any], str]],
+               deadlines: list[float] | None) -> list[_Write]:
+        """Queue the writes, commit (as the leader) or wait for the leader; the items
+        once each has its result or error."""
+        limit = time.monotonic() + self.store.busy_timeout
+        items = [_Write(fn, doing, limit if deadlines is None else min(limit, deadlines[i]))
+                 for i, (fn, doing) in enumerate(writes)]
         with self.lock:
             if self.stopped:
-                raise StoreError(f"the server is shutting down: could not {doing}")
-            self.queue.append(item)
+                raise StoreError(f"the server is shutting down: could not {writes[0][1]}")
+            self.queue.extend(items)
             lead = not self.committing
             self.committing = True
         if lead:
@@ -612,10 +659,9 @@ class GroupCommit:
             except BaseException as exc:  # never leave the others waiting for a leader
                 self._abandon(exc)
                 raise
-        item.done.wait()
-        if item.error is not None:
-            raise item.error
-        return item.result
+        for item in items:
+            item.done.wait()
+        return items
 
     def stop(self) -> None:
         """Refuse new writes (those already waiting are committed by their leader)."""

@@ -1,0 +1,162 @@
+"""The writer thread (server/mover.py): the moves of many games waiting at once are
+stored together, each answered with its own result; a refused write refuses only
+itself; a write the database takes from another process first is answered as a retry or
+a 409 and its rendering (made before the commit) never reaches the cache; writes still
+waiting at shutdown are refused; and the server's garbage-collector settings."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kamon.server import run
+from kamon.server.runtime import Server
+from kamon.server.service import ServiceError
+from kamon.server.store import Store
+
+
+def _games(server: Server, n: int) -> list[tuple[str, dict[int, str]]]:
+    """n two-player White Castle games with two human seats: (id, seat -> token)."""
+    out = []
+    for i in range(n):
+        g = server.service.create({"game": "white-castle", "players": 2,
+                                   "seats": ["human", "human"], "seed": i}, operator=True)
+        out.append((g["id"], {s["seat"]: s["token"] for s in g["seats"]}))
+    return out
+
+
+def _first_move(server: Server, gid: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """The body of the mover's first legal move at version 0."""
+    state = server.service.load(gid).state
+    return {"token": tokens[state.to_move], "action": state.legal_actions()[0].id,
+            "version": 0}
+
+
+async def _play(server: Server, gid: str, body: dict[str, Any]) -> tuple[int, Any]:
+    """(200, the answer's version) or (the refusal's status, its message)."""
+    try:
+        answer = await server.play(gid, body, undo=False)
+    except ServiceError as exc:
+        return exc.status, exc.message
+    import orjson
+    return 200, orjson.loads(answer)["version"]
+
+
+def test_moves_of_many_games_are_stored_together_and_each_answered(db_path: Path) -> None:
+    server = Server(str(db_path), 0, 0)
+    games = _games(server, 24)
+
+    async def main() -> list[tuple[int, Any]]:
+        return await asyncio.gather(*(_play(server, gid, _first_move(server, gid, t))
+                                      for gid, t in games))
+
+    try:
+        answers = asyncio.run(main())
+        assert answers == [(200, 1)] * 24
+        assert server.mover is not None
+        assert server.mover.writes == 24
+        assert server.mover.batches < 24  # written together, not one commit each
+        for gid, _ in games:  # stored, and what the cache holds is what was stored
+            assert server.store.version(gid) == 1
+            assert server.service.load(gid).version == 1
+    finally:
+        server.close()
+
+
+def test_a_refused_write_in_a_batch_refuses_only_itself(db_path: Path) -> None:
+    server = Server(str(db_path), 0, 0)
+    games = _games(server, 8)
+    bodies = [_first_move(server, gid, t) for gid, t in games]
+    bodies[1] = {**bodies[1], "version": 3}  # stale
+    bodies[3] = {**bodies[3], "token": "not-a-seat"}  # no seat of this game
+    bodies[5] = {**bodies[5], "action": "place steward9"}  # not a move of this game
+
+    async def main() -> list[tuple[int, Any]]:
+        return await asyncio.gather(*(_play(server, gid, body)
+                                      for (gid, _), body in zip(games, bodies, strict=True)))
+
+    try:
+        answers = asyncio.run(main())
+        assert [a[0] for a in answers] == [200, 409, 200, 403, 200, 422, 200, 200]
+        assert "version 0, not 3" in answers[1][1]
+        for i, (gid, _) in enumerate(games):
+            assert server.store.version(gid) == (0 if i in (1, 3, 5) else 1)
+    finally:
+        server.close()
+
+
+def test_a_move_another_process_stored_first_is_a_409_and_its_rendering_is_dropped(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between the writer's check (and rendering) of a move and its commit, another
+    server process stores a move in the same game: the move is refused 409, the other
+    games' moves of the batch are stored, and the game read back is the stored one."""
+    server = Server(str(db_path), 0, 0)
+    games = _games(server, 3)
+    bodies = [_first_move(server, gid, t) for gid, t in games]
+    victim = games[1][0]
+    other = Store(str(db_path))
+    real = server.store.append_many
+
+    def append_many(appends: list[tuple[Any, ...]], deadlines: Any = None) -> Any:
+        if any(a[0] == victim for a in appends):
+            state = server.service.load(victim).state
+            other.append(victim, 0, "move", state.to_move, state.legal_actions()[-1].id,
+                         "another process's move", "playing")
+        return real(appends, deadlines)
+
+    monkeypatch.setattr(server.store, "append_many", append_many)
+
+    async def main() -> list[tuple[int, Any]]:
+        return await asyncio.gather(*(_play(server, gid, body)
+                                      for (gid, _), body in zip(games, bodies, strict=True)))
+
+    try:
+        answers = asyncio.run(main())
+        assert answers[0] == (200, 1) and answers[2] == (200, 1)
+        assert answers[1][0] == 409 and "another move was stored first" in answers[1][1]
+        loaded = server.service.load(victim)
+        assert loaded.version == 1
+        assert loaded.moves[0].notation == "another process's move"
+    finally:
+        other.close()
+        server.close()
+
+
+def test_a_retried_move_in_the_writer_is_answered_as_the_first_time(db_path: Path) -> None:
+    server = Server(str(db_path), 0, 0)
+    (gid, tokens), = _games(server, 1)
+    body = _first_move(server, gid, tokens)
+
+    async def main() -> list[tuple[int, Any]]:
+        first = await _play(server, gid, body)
+        again = await _play(server, gid, body)
+        return [first, again]
+
+    try:
+        assert asyncio.run(main()) == [(200, 1), (200, 1)]
+        assert server.store.version(gid) == 1
+    finally:
+        server.close()
+
+
+def test_writes_after_shutdown_are_refused_with_503(db_path: Path) -> None:
+    server = Server(str(db_path), 0, 0)
+    (gid, tokens), = _games(server, 1)
+    body = _first_move(server, gid, tokens)
+    server.close()
+    assert asyncio.run(_play(server, gid, body))[0] == 503
+
+
+def test_the_server_freezes_start_up_objects_and_collects_less_often() -> None:
+    before = gc.get_threshold()
+    try:
+        run.tune_gc()
+        assert gc.get_threshold()[0] == run.GC_THRESHOLD > 700
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
