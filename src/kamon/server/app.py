@@ -10,7 +10,8 @@ Routes (JSON; every refusal is `{"error": "<what was wrong>"}` with its status):
   POST /api/games/{id}/undo              {token, version}
   GET  /api/games/{id}/record            the finished game's record
   WS   /api/games/{id}/ws?token=T        the viewer's payload after every change
-                                         (and the seat's moves and undos, sent on it)
+                                         (and the seat's moves and undos, sent on it):
+                                         sockets.py
   ...  replays, open games and rematches: routes_more.py (and "public" on create)
 and the browser client: `/` (lobby), `/play/{id}` (a game), `/static/...`, `/docs`.
 
@@ -24,7 +25,6 @@ game and the problem, while every other game goes on being served.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import functools
@@ -37,8 +37,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import orjson
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -49,11 +48,9 @@ from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, RateLimiter, pars
 from kamon.server.open_games import create as create_game
 from kamon.server.routes_more import add_routes
 from kamon.server.runtime import Server
-from kamon.server.service import ServiceError, is_int
+from kamon.server.service import GAME_ID, ServiceError
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-WS_MESSAGES_PER_SECOND = 20  # a socket sending more is closed (it only needs pings)
 log = logging.getLogger("kamon.server")
 
 
@@ -97,49 +94,6 @@ def _component_texts(name: str) -> bytes:
     render = importlib.import_module(GAMES[name] + ".render")
     texts = getattr(render, "component_texts", None)
     return json.dumps({"components": texts() if callable(texts) else {}}).encode()
-
-
-def _socket_write(text: str) -> dict[str, Any] | None:
-    """A move or undo sent on a socket (its JSON object), or None for anything else; a
-    write that is not valid JSON is still a write (so it is refused with a reason)."""
-    if '"move"' not in text and '"undo"' not in text:
-        return None
-    try:
-        data = parse_json(text.encode())
-    except BadJSON as exc:
-        return {"type": "move", "bad": str(exc)}
-    if isinstance(data, dict) and data.get("type") in ("move", "undo"):
-        return data
-    return None
-
-
-async def _play_from_socket(server: Server, limiter: RateLimiter, game_id: str,
-                            token: str | None, client: str, write: dict[str, Any]
-                            ) -> str | None:
-    """Play a socket's move or undo as the POST would (the same checks, the same rate
-    limit); None once stored (the state message answers it), else the refusal."""
-    version = write.get("version")
-    try:
-        if "bad" in write:
-            raise ServiceError(400, write["bad"])
-        refused = limiter.refusal(client)
-        if refused is not None:
-            raise ServiceError(429, refused[1], retry_after=refused[0])
-        body = {"token": token, "action": write.get("action"), "version": version}
-        await server.play(game_id, body, undo=write["type"] == "undo", reply=False)
-        return None
-    except ServiceError as exc:
-        refusal: dict[str, Any] = {"type": "refused", "status": exc.status,
-                                   "error": exc.message,
-                                   "version": version if is_int(version) else None}
-        if exc.retry_after is not None:
-            refusal["retry_after"] = exc.retry_after
-        return orjson.dumps(refusal).decode()
-    except Exception as exc:
-        log.exception("unexpected error on a socket write to game %s", game_id)
-        return orjson.dumps({"type": "refused", "status": 500, "error": (
-            f"the server failed on this write ({type(exc).__name__}); the error is in "
-            "its log"), "version": None}).decode()
 
 
 def _docs_page(openapi_url: str) -> tuple[str, str]:
@@ -265,70 +219,8 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         return JSONResponse(rec, headers={
             "Content-Disposition": f'attachment; filename="kamon-{gid}.json"'})
 
-    @app.websocket("/api/games/{game_id}/ws")
-    async def socket(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
-        """The viewer's payload now and after every change, until the socket closes.
-        Text frames only: `ping` is answered `pong`, and the seat's moves and undos may be
-        sent here instead of POSTed, as `{"type": "move", "action": A, "version": V}` or
-        `{"type": "undo", "version": V}` (the token is the socket's). A write that is
-        stored is answered by the socket's next state message; a refusal by
-        `{"type": "refused", "status", "error", "version"}`, and nothing is stored. A
-        binary frame is refused with a close frame (1003), a flood of other messages too
-        (1008)."""
-        await websocket.accept()
-        try:
-            loaded, seat, first = await server.read(server.do_open, _game_id(game_id), token)
-        except ServiceError as exc:
-            await websocket.send_json({"type": "error", "status": exc.status,
-                                       "error": exc.message})
-            await websocket.close(code=4000 + exc.status, reason=exc.message[:120])
-            return
-        conn = server.hub.add(game_id, websocket, seat)
-        if conn is None:
-            await websocket.send_json({"type": "error", "status": 503,
-                                       "error": "too many sockets are open on this game"})
-            await websocket.close(code=1013, reason="too many sockets: try again later")
-            return
-        try:
-            conn.push(loaded.version, first)
-            latest = server.service.cache.get(game_id)
-            if latest is not None and latest.version > loaded.version:
-                await server.publish(latest, {})
-            window, count = 0.0, 0
-            loop = asyncio.get_running_loop()
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                if message.get("text") is None:
-                    await websocket.close(code=1003, reason="binary frames are not "
-                                                            "accepted: send text")
-                    break
-                text = message["text"]
-                write = _socket_write(text)
-                if write is not None:  # bounded like a POST: by the write rate limit
-                    client = str((websocket.scope.get("client") or ("?", 0))[0])
-                    refusal = await _play_from_socket(server, limiter, game_id, token,
-                                                      client, write)
-                    if refusal is not None:
-                        conn.push_other(refusal)
-                    continue
-                now = loop.time()
-                if now - window > 1.0:
-                    window, count = now, 0
-                count += 1
-                if count > WS_MESSAGES_PER_SECOND:
-                    await websocket.close(code=1008, reason="too many messages")
-                    break
-                if text.strip() in ("ping", '{"type":"ping"}'):
-                    conn.push_other('{"type":"pong"}')
-        except Exception:  # the client went away mid-send
-            pass
-        finally:
-            server.hub.remove(game_id, websocket)
-
     def page_csp(path: str) -> str | None:
         return docs_csp if path == "/docs" else None
 
-    return Guard(FastPath(app, server), max_body=max_body, limiter=limiter,
+    return Guard(FastPath(app, server, limiter), max_body=max_body, limiter=limiter,
                  page_csp=page_csp)

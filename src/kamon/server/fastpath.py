@@ -1,6 +1,7 @@
-"""The requests of every move — read a game, move, undo — answered without the web
-framework's routing and parameter parsing (a few microseconds instead of a hundred), by
-the same Server methods the documented FastAPI routes call. Everything else passes on."""
+"""The requests of every move — read a game, move, undo, and the game's WebSocket —
+answered without the web framework's routing and parameter parsing (a few microseconds
+instead of a hundred), by the same Server methods the documented FastAPI routes call
+(the socket: sockets.py). Everything else passes on."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from urllib.parse import parse_qs
 
 import orjson
 
-from kamon.server.guard import ASGIApp, BadJSON, Receive, Scope, Send, parse_json
+from kamon.server.guard import ASGIApp, BadJSON, RateLimiter, Receive, Scope, Send, parse_json
 from kamon.server.runtime import Server
 from kamon.server.service import ServiceError
+from kamon.server.sockets import serve_socket
 
 HOT = re.compile(r"/api/games/([A-Za-z0-9_-]{1,32})(/moves|/undo)?")
+SOCKET = re.compile(r"/api/games/([^/]*)/ws")
 log = logging.getLogger("kamon.server")
 
 
@@ -24,18 +27,27 @@ class FastPath:
     """An ASGI layer in front of the app: GET /api/games/{id}, POST .../moves and
     POST .../undo are answered here."""
 
-    def __init__(self, app: ASGIApp, server: Server) -> None:
-        """Answer for `server`, pass the rest to `app`."""
+    def __init__(self, app: ASGIApp, server: Server, limiter: RateLimiter) -> None:
+        """Answer for `server` (socket writes limited by `limiter`, as POSTs are), pass
+        the rest to `app`."""
         self.app = app
         self.server = server
+        self.limiter = limiter
         self.state = getattr(app, "state", None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer a hot request, or pass it on."""
-        if scope["type"] == "http":
+        kind = scope["type"]
+        if kind == "http":
             m = HOT.fullmatch(scope["path"])
             if m is not None and scope["method"] == ("POST" if m.group(2) else "GET"):
                 await self._answer(m.group(1), m.group(2), scope, receive, send)
+                return
+        elif kind == "websocket":
+            m = SOCKET.fullmatch(scope["path"])
+            if m is not None:
+                await serve_socket(self.server, self.limiter, m.group(1), _token(scope),
+                                   scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
@@ -48,9 +60,7 @@ class FastPath:
         headers = [(b"content-type", b"application/json")]
         try:
             if what is None:
-                token = parse_qs(scope.get("query_string", b"").decode("latin-1")
-                                 ).get("token", [None])[0]
-                body = await self.server.view(game_id, token)
+                body = await self.server.view(game_id, _token(scope))
             else:
                 data = await _read(receive)
                 try:
@@ -89,3 +99,11 @@ async def _read(receive: Receive) -> bytes:
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             return b"".join(chunks)
+
+
+def _token(scope: Scope) -> str | None:
+    """The request's `token` query parameter (the first one), or None."""
+    query = scope.get("query_string", b"")
+    if not query:
+        return None
+    return parse_qs(query.decode("latin-1")).get("token", [None])[0]

@@ -20,15 +20,14 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from starlette.websockets import WebSocket
-
 from kamon.server import faults
 from kamon.server.bots import bot_decision, bot_pool, bot_seed
+from kamon.server.guard import Send
 from kamon.server.mover import Mover
 from kamon.server.service import GameService, Loaded, Pending, ServiceError
 from kamon.server.store import Store
@@ -48,11 +47,12 @@ RETRY_CAP = 30.0  # the longest a bot driver waits before it tries a busy databa
 
 
 class Conn:
-    """One socket: the seat it views as, and what it still has to be sent."""
+    """One socket (its ASGI `send`): the seat it views as, and what it still has to be
+    sent."""
 
-    def __init__(self, ws: WebSocket, seat: int | None) -> None:
+    def __init__(self, send: Send, seat: int | None) -> None:
         """A socket that has been sent nothing yet."""
-        self.ws = ws
+        self.send = send
         self.seat = seat
         self.version = -1  # the newest version queued or sent
         self.state: str | None = None  # the newest state not yet sent
@@ -91,12 +91,16 @@ class Conn:
                 else:
                     message, self.state = self.state, None  # type: ignore[assignment]
                 self.sending_since = loop.time()
-                await self.ws.send_text(message)
+                await self.send({"type": "websocket.send", "text": message})
                 self.sending_since = 0.0
         except Exception:
             self.closed = True
-            with contextlib.suppress(Exception):
-                await self.ws.close(code=1011, reason="could not send")
+            await self.close(1011, "could not send")
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close the socket, whatever state it is in."""
+        with contextlib.suppress(Exception):
+            await self.send({"type": "websocket.close", "code": code, "reason": reason})
 
     def stalled(self, now: float) -> bool:
         """Has one message been on its way for longer than SEND_TIMEOUT?"""
@@ -108,40 +112,42 @@ class Hub:
 
     def __init__(self) -> None:
         """No sockets yet."""
-        self.games: dict[str, dict[WebSocket, Conn]] = {}
+        self.games: dict[str, dict[Conn, None]] = {}
         self.count = 0
 
-    def add(self, game_id: str, ws: WebSocket, seat: int | None) -> Conn | None:
+    def add(self, game_id: str, send: Send, seat: int | None) -> Conn | None:
         """Register a socket (None: too many sockets, on this game or in all)."""
         conns = self.games.setdefault(game_id, {})
         if len(conns) >= MAX_SOCKETS_PER_GAME or self.count >= MAX_SOCKETS:
             if not conns:
                 del self.games[game_id]
             return None
-        conn = conns[ws] = Conn(ws, seat)
+        conn = Conn(send, seat)
+        conns[conn] = None
         self.count += 1
         return conn
 
-    def remove(self, game_id: str, ws: WebSocket) -> None:
+    def remove(self, game_id: str, conn: Conn) -> None:
         """Forget a socket."""
         conns = self.games.get(game_id)
-        if conns is not None and ws in conns:
-            conns.pop(ws).closed = True
+        if conns is not None and conn in conns:
+            del conns[conn]
+            conn.closed = True
             self.count -= 1
             if not conns:
                 del self.games[game_id]
 
     def conns(self, game_id: str) -> list[Conn]:
         """The sockets of a game."""
-        return list(self.games.get(game_id, {}).values())
+        return list(self.games.get(game_id, ()))
 
     def seats(self, game_id: str) -> set[int | None]:
         """The seats (None: spectators) that have a socket on the game."""
-        return {c.seat for c in self.games.get(game_id, {}).values()}
+        return {c.seat for c in self.games.get(game_id, ())}
 
     def version(self, game_id: str) -> int:
         """The newest version any socket of the game has been queued."""
-        return max((c.version for c in self.games.get(game_id, {}).values()), default=-1)
+        return max((c.version for c in self.games.get(game_id, ())), default=-1)
 
 
 class GameLocks:
@@ -152,25 +158,53 @@ class GameLocks:
         """No locks."""
         self.locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
 
-    @contextlib.asynccontextmanager
-    async def hold(self, game_id: str) -> AsyncIterator[None]:
-        """Hold the game's lock."""
-        entry = self.locks.get(game_id)
-        if entry is None:
-            entry = self.locks[game_id] = (asyncio.Lock(), [0])
-        lock, users = entry
-        users[0] += 1
-        try:
-            async with lock:
-                yield
-        finally:
-            users[0] -= 1
-            if users[0] == 0 and self.locks.get(game_id) is entry:
-                del self.locks[game_id]
+    def hold(self, game_id: str) -> _Hold:
+        """`async with locks.hold(game_id)`: hold the game's lock."""
+        return _Hold(self, game_id)
 
     def __len__(self) -> int:
         """Games with a write in progress."""
         return len(self.locks)
+
+
+class _Hold:
+    """Holding one game's lock (a plain context manager object: every write takes one,
+    and a generator-based one cost more than the lock itself)."""
+
+    __slots__ = ("locks", "game_id", "entry")
+
+    def __init__(self, locks: GameLocks, game_id: str) -> None:
+        """Not held yet."""
+        self.locks = locks
+        self.game_id = game_id
+        self.entry: tuple[asyncio.Lock, list[int]] | None = None
+
+    async def __aenter__(self) -> None:
+        """Wait for the lock (made if nobody has it)."""
+        entry = self.locks.locks.get(self.game_id)
+        if entry is None:
+            entry = self.locks.locks[self.game_id] = (asyncio.Lock(), [0])
+        self.entry = entry
+        entry[1][0] += 1
+        try:
+            await entry[0].acquire()
+        except BaseException:
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        """Release it (and forget it if nobody waits)."""
+        assert self.entry is not None
+        self.entry[0].release()
+        self._leave()
+
+    def _leave(self) -> None:
+        """One user fewer; the last one drops the lock from the map."""
+        assert self.entry is not None
+        users = self.entry[1]
+        users[0] -= 1
+        if users[0] == 0 and self.locks.locks.get(self.game_id) is self.entry:
+            del self.locks.locks[self.game_id]
 
 
 class Server:
@@ -386,11 +420,11 @@ class Server:
             await asyncio.sleep(POLL_SECONDS)
             now = loop.time()
             for conns in list(self.hub.games.values()):
-                for conn in list(conns.values()):
+                for conn in list(conns):
                     if conn.stalled(now) and conn.sender is not None:
                         conn.closed = True  # a client that stopped reading
                         conn.sender.cancel()
-                        self.spawn(_close(conn.ws, 1011, "too slow to read the moves"))
+                        self.spawn(conn.close(1011, "too slow to read the moves"))
             ids = list(self.hub.games)
             if not ids:
                 continue
@@ -416,12 +450,6 @@ class Server:
         self.reads.shutdown()
         self.writes.shutdown()
         self.store.close()
-
-
-async def _close(ws: WebSocket, code: int, reason: str) -> None:
-    """Close a socket, whatever state it is in."""
-    with contextlib.suppress(Exception):
-        await ws.close(code=code, reason=reason)
 
 
 def _state_json(loaded: Loaded) -> dict[str, Any]:

@@ -17,6 +17,7 @@ the cached game and stored only if the stored version is still that one.
 from __future__ import annotations
 
 import functools
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -56,6 +57,7 @@ VARIANT_PLAYERS: dict[str, tuple[int, dict[str, str]]] = {
     "clansman": (2, {"variant": "small-table"}),
 }
 BOT_KINDS = tuple(LEVELS) + tuple(a for a in AGENTS if a not in LEVELS)
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what a game id can be (any other is a 404)
 LIVE_CACHE = 1000  # games in play kept rebuilt in memory (least recently used leave first)
 FINISHED_CACHE = 32  # finished games kept for their last readers
 SEED_POLICY = ("a chosen seed is only for a practice game (at most one human seat, not "

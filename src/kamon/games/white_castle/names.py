@@ -33,6 +33,7 @@ _ID = re.compile(
     r"|die_tile_(?P<colour>coral|black|white)_(?P<reward>[a-z_]+)"
     r"|(?P<room>steward|diplomat)(?P<rn>[1-3])"
     r"|outside-(?P<side>left|right))\b")
+_MAYBE_ID = re.compile(r"[_0-9-]")
 
 
 def _name(m: re.Match[str]) -> str:
@@ -60,7 +61,7 @@ def component_name(cid: str) -> str:
 
 def words(text: str) -> str:
     """`text` with every internal id replaced by the rulebook's name of the thing."""
-    if "_" not in text and "-" not in text and not any(ch.isdigit() for ch in text):
+    if _MAYBE_ID.search(text) is None:  # every id has an underscore, a hyphen or a digit
         return text
     return _ID.sub(_name, text)
 
