@@ -95,6 +95,10 @@ class Loaded:
     logged: list[int] | None = None  # log length at setup and after each move in force
     common: dict[str, Any] | None = None  # the payload's parts alike for every viewer
     public: dict[str, Any] | None = None  # the spectator's view, when every seat sees it
+    # the payload's parts alike for every viewer, encoded (views._joined): the common
+    # fields (an object without its closing brace), the view without `seat` (empty where
+    # seats see different views), the log, and the log as a list
+    encoded: tuple[bytes, bytes, bytes, list[str]] | None = None
 
     def log_marks(self) -> list[int]:
         """How long the log was at setup and after each move in force (which log lines

@@ -59,7 +59,8 @@ def shared(loaded: Loaded) -> dict[str, Any]:
         state = loaded.state
         row = loaded.row
         over = state.is_over()
-        scores = state.scores()
+        public = loaded.public or {}  # the view, if made first, has scored the game
+        scores = public["scores"] if "scores" in public else state.scores()
         common = loaded.common = {
             "id": row.id, "game": row.game, "title": loaded.game.title,
             "players": row.players, "options": dict(row.options), "mode": row.mode,
@@ -67,7 +68,8 @@ def shared(loaded: Loaded) -> dict[str, Any]:
             "seats": [{"seat": s.seat, "name": state.name(s.seat), "kind": s.kind,
                        "level": s.level} for s in loaded.seats],
             "version": loaded.version, "to_move": None if over else state.to_move,
-            "decision": "the game is over" if over else state.decision_text(),
+            "decision": "the game is over" if over else
+                        public["decision"] if "decision" in public else state.decision_text(),
             "over": over, "scores": scores,
             "scored": scored_parties(state, row.players, scores),
             "winners": state.winners() if over else [],
@@ -155,14 +157,56 @@ def party_turns(state: State, log: list[str]) -> list[dict[str, Any]]:
 
 
 def payload_json(loaded: Loaded, seat: int | None) -> bytes:
-    """The payload of a seat as JSON, built once per version and seat."""
+    """The payload of a seat as JSON (the same object as `payload`), built once per
+    version and seat. The parts alike for every viewer (the common fields, the log and,
+    where every seat sees the spectator's view, the view) are encoded once per version
+    and joined with each seat's own parts, so a move costs one encoding of the board,
+    not one per socket."""
     data = loaded.texts.get(seat)
     if data is None:
         with loaded.lock:  # the engine's state is read by one thread at a time
             data = loaded.texts.get(seat)
             if data is None:
-                data = loaded.texts[seat] = encode(payload(loaded, seat))
+                data = loaded.texts[seat] = _joined(loaded, seat)
     return data
+
+
+def _joined(loaded: Loaded, seat: int | None) -> bytes:
+    """A seat's payload JSON from the version's encoded parts and the seat's own."""
+    parts = loaded.encoded
+    if parts is None:
+        public = None
+        if same_view_for_every_seat(loaded.state):  # the view first: it has the scores
+            public = loaded.public
+            if public is None:
+                public = loaded.public = loaded.state.view(None)
+        common = shared(loaded)
+        log: list[str] = []
+        view_part = b""
+        if public is not None:
+            log = public.get("events", [])
+            view_part = encode({k: v for k, v in public.items()
+                                if k not in ("events", "seat")})
+        parts = loaded.encoded = (encode(common)[:-1], view_part, encode(log), log)
+    common_part, view_part, log_part, log = parts
+    if view_part:
+        own_view = view_part[:-1] + (b',"seat":' if len(view_part) > 2 else b'"seat":') + \
+            encode(seat) + b"}"
+    else:  # a game whose seats see different views: this seat's own
+        view = seat_view(loaded, seat)
+        log = view.pop("events", [])
+        own_view = encode(view)
+        log_part = encode(log)
+    state = loaded.state
+    legal = []
+    if seat is not None and shared(loaded)["to_move"] == seat:
+        legal = [{"id": a.id, "notation": a.text, "text": state.describe(a.id)}
+                 for a in state.legal_actions()]
+    own = encode({"you": seat, "legal": legal,
+                  "can_undo": seat is not None and can_undo(loaded, seat),
+                  "recent": recent_moves(loaded, seat, log)})
+    return b"".join((common_part, b',"view":', own_view, b',"log":', log_part, b",",
+                     own[1:]))
 
 
 def state_message(loaded: Loaded, seat: int | None) -> str:

@@ -69,6 +69,11 @@ def _tuplify(x: Any) -> Any:
     return tuple(_tuplify(i) for i in x) if isinstance(x, list) else x
 
 
+def _copied(x: Any) -> Any:
+    """A shallow copy of a list of immutable tuples (a caller may change the list)."""
+    return list(x)
+
+
 def _listify(x: Any) -> Any:
     """Nested tuples as nested lists (frames and effects to JSON)."""
     return [_listify(i) for i in x] if isinstance(x, tuple | list) else x
@@ -124,8 +129,10 @@ class WhiteCastleState(Explain, Turns):
         """Everything public (the same for every seat: no hand is secret in this game).
 
         Hidden: the order of the castle and Solitaire decks (but the Solitaire deck's top
-        Bridge side, which is face up), the RNG and the seed."""
-        d = self.to_json()
+        Bridge side, which is face up), the RNG and the seed. The training yards' effects
+        and the decision stack stay tuples (JSON arrays all the same): the server builds
+        a view every move, and listing them again was a third of its cost."""
+        d = self._fields(lists=False)
         d.pop("rng")
         d.pop("seed")  # the seed fixes every shuffle and roll: it would reveal the decks
         d["steward_deck"] = len(self.steward_deck)
@@ -153,6 +160,12 @@ class WhiteCastleState(Explain, Turns):
 
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-compatible data."""
+        return self._fields(lists=True)
+
+    def _fields(self, lists: bool) -> dict[str, Any]:
+        """Every field as JSON-compatible data; the nested tuples of the yards' effects
+        and the decision stack as lists (`lists`) or as they are (immutable, shared)."""
+        listed = _listify if lists else _copied
         return {
             "game": "white-castle",
             "players": self.n,
@@ -171,7 +184,7 @@ class WhiteCastleState(Explain, Turns):
             "daimyo_slots": self.daimyo_slots[:],
             "garden_cards": self.garden_cards[:],
             "garden_workers": [g[:] for g in self.garden_workers],
-            "yard_effects": _listify(self.yard_effects),
+            "yard_effects": listed(self.yard_effects),
             "round": self.round,
             "order": self.order[:],
             "turn_idx": self.turn_idx,
@@ -179,7 +192,7 @@ class WhiteCastleState(Explain, Turns):
             "draft_pairs": [list(x) if x else None for x in self.draft_pairs],
             "held": list(self.held) if self.held else None,
             "fired": self.fired[:],
-            "stack": _listify(self.stack),
+            "stack": listed(self.stack),
             "rng": self.rng.state,
             "events": self.events[:],
             "history": self.history[:],
