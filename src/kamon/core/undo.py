@@ -8,6 +8,8 @@ import json
 from collections.abc import Callable, Hashable
 from typing import Any
 
+import orjson
+
 from kamon.core.errors import IllegalAction
 from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
@@ -39,7 +41,6 @@ def reveals_by_sampling(before: State, aid: int, after: State, seat: int) -> boo
     `seat` cannot see, the same move leads to a different public position (a die rolled,
     a card drawn, a deck reshuffled, a rival's card revealed)."""
     public = after.view(None)
-    canon: str | None = None
     for k in range(UNDO_SAMPLES):
         alt = before.determinize(seat, Rng(0xC0FFEE + k))
         try:
@@ -49,9 +50,7 @@ def reveals_by_sampling(before: State, aid: int, after: State, seat: int) -> boo
         seen = alt.view(None)
         if seen == public:  # equal values: equal canonical JSON, no need to encode
             continue
-        if canon is None:
-            canon = _canon(public)
-        if _canon(seen) != canon:
+        if not _same_json(seen, public):
             return True
     return False
 
@@ -67,6 +66,16 @@ def hidden_key_of(state: State) -> Callable[[Any], Hashable] | None:
     return key
 
 
-def _canon(view: dict[str, Any]) -> str:
-    """A view as canonical JSON, for comparing positions."""
-    return json.dumps(view, sort_keys=True, default=str)
+def _same_json(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Do two views read the same as JSON (tuples and lists alike, keys in any order)?
+    orjson when it can encode both, the standard library otherwise (integers beyond 64
+    bits), never one of each."""
+    try:
+        return bool(orjson.dumps(a, default=str, option=_CANON) ==
+                    orjson.dumps(b, default=str, option=_CANON))
+    except TypeError:
+        return json.dumps(a, sort_keys=True, default=str) == \
+            json.dumps(b, sort_keys=True, default=str)
+
+
+_CANON = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS

@@ -20,6 +20,7 @@ that say what went wrong (busy, read-only, unreachable) and whether a retry may 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
@@ -92,6 +93,7 @@ MODES = ("practice", "casual", "rated")
 BUSY_TIMEOUT = 2.0  # seconds a write waits for a database another process has locked
 
 
+@functools.lru_cache(maxsize=4096)  # every move names its token: hash it once
 def token_hash(token: str) -> str:
     """What the store keeps of a seat token (a leaked database gives no seat away)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
