@@ -40,3 +40,39 @@ def test_payloads_from_memory_match_payloads_after_a_rebuild(client: TestClient,
         r = move(client, gid, tok, rng.choice(mine["legal"])["id"], mine["version"])
         assert r.status_code == 200, r.text
         assert r.content == client.get(f"/api/games/{gid}", params={"token": tok}).content
+
+
+@pytest.mark.parametrize(("game", "players"), [("white-castle", 2), ("white-castle", 1),
+                                               ("clansman", 4)])
+def test_the_joined_payload_json_is_the_payload_of_every_viewer(tmp_path: Any, game: str,
+                                                                players: int) -> None:
+    """payload_json joins parts encoded once per version (the log carried over from the
+    version before): at every move of a random game it reads back as `payload`, and its
+    log and scores are the game's own."""
+    import orjson
+
+    from kamon.server.service import GameService
+    from kamon.server.store import Store
+    from kamon.server.views import encode, payload, payload_json
+
+    store = Store(str(tmp_path / "p.db"))
+    service = GameService(store)
+    g = service.create({"game": game, "players": players, "seats": ["human"] * players,
+                        "seed": 3}, operator=True)
+    tokens = {s["seat"]: s["token"] for s in g["seats"]}
+    loaded = service.load(g["id"])
+    rng = random.Random(2)
+    try:
+        for _ in range(120):
+            if loaded.over:
+                break
+            for viewer in [*range(players), None]:
+                joined = orjson.loads(payload_json(loaded, viewer))
+                assert joined == orjson.loads(encode(payload(loaded, viewer)))
+                assert joined["log"] == loaded.state.events
+                assert joined["scores"] == orjson.loads(encode(loaded.state.scores()))
+            seat = loaded.state.to_move
+            aid = rng.choice(loaded.state.legal_actions()).id
+            loaded = service.move(g["id"], tokens[seat], aid, loaded.version)
+    finally:
+        store.close()

@@ -99,6 +99,8 @@ class Loaded:
     # fields (an object without its closing brace), the view without `seat` (empty where
     # seats see different views), the log, and the log as a list
     encoded: tuple[bytes, bytes, bytes, list[str]] | None = None
+    # the previous version's log (its length and JSON), which this one's only extends
+    log_seed: tuple[int, bytes] | None = None
 
     def log_marks(self) -> list[int]:
         """How long the log was at setup and after each move in force (which log lines
@@ -467,8 +469,10 @@ class GameService:
                             pending.notation)
             logged = None if loaded.logged is None else [*loaded.logged,
                                                          len(pending.state.events)]
+            prev = loaded.encoded
             new = Loaded(loaded.row, loaded.seats, version, [*loaded.moves, row],
-                         pending.state, before=loaded.state, logged=logged)
+                         pending.state, before=loaded.state, logged=logged,
+                         log_seed=None if prev is None else (len(prev[3]), prev[2]))
         if keep:
             self.cache.put(new)
         return new

@@ -187,7 +187,8 @@ def _joined(loaded: Loaded, seat: int | None) -> bytes:
             log = public.get("events", [])
             view_part = encode({k: v for k, v in public.items()
                                 if k not in ("events", "seat")})
-        parts = loaded.encoded = (encode(common)[:-1], view_part, encode(log), log)
+        parts = loaded.encoded = (encode(common)[:-1], view_part, _log_json(loaded, log),
+                                  log)
     common_part, view_part, log_part, log = parts
     if view_part:
         own_view = view_part[:-1] + (b',"seat":' if len(view_part) > 2 else b'"seat":') + \
@@ -207,6 +208,19 @@ def _joined(loaded: Loaded, seat: int | None) -> bytes:
                   "recent": recent_moves(loaded, seat, log)})
     return b"".join((common_part, b',"view":', own_view, b',"log":', log_part, b",",
                      own[1:]))
+
+
+def _log_json(loaded: Loaded, log: list[str]) -> bytes:
+    """The log as JSON: the previous version's encoding and the lines the move added (a
+    move only appends to the log), or all of it."""
+    seed = loaded.log_seed
+    if seed is None or seed[0] > len(log):
+        return encode(log)
+    lines, done = seed
+    if lines == len(log):
+        return done
+    more = encode(log[lines:])
+    return more if lines == 0 else done[:-1] + b"," + more[1:]
 
 
 def state_message(loaded: Loaded, seat: int | None) -> str:
