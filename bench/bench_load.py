@@ -1,4 +1,4 @@
-"""Load benchmark of the web server: N live games, one WebSocket per seat, moves over HTTP.
+"""Load benchmark of the web server: N live games, one WebSocket per seat, moves on them.
 
 Usage:
   python bench/bench_load.py --mode paced --games 200 --seconds 60
