@@ -160,3 +160,36 @@ def test_the_server_freezes_start_up_objects_and_collects_less_often() -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_a_failure_of_the_writer_itself_refuses_its_batch_and_the_writer_goes_on(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in the writer's own batch code answers that batch's writes with a 500 (and
+    stores none of them) instead of leaving them waiting forever; the thread goes on and
+    stores the writes after it."""
+    server = Server(str(db_path), 0, 0)
+    (gid, tokens), = _games(server, 1)
+    body = _first_move(server, gid, tokens)
+    assert server.mover is not None
+    real = server.mover._batch
+    calls = []
+
+    def broken(batch: list[Any]) -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise ZeroDivisionError("a bug")
+        real(batch)
+
+    monkeypatch.setattr(server.mover, "_batch", broken)
+
+    async def main() -> list[tuple[int, Any]]:  # (a dead writer would never answer)
+        return [await asyncio.wait_for(_play(server, gid, body), 30),
+                await asyncio.wait_for(_play(server, gid, body), 30)]
+
+    try:
+        first, second = asyncio.run(main())
+        assert first[0] == 500 and "ZeroDivisionError" in first[1]
+        assert second == (200, 1)
+        assert server.store.version(gid) == 1
+    finally:
+        server.close()

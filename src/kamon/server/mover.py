@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import queue
 import threading
 import time
@@ -31,6 +32,7 @@ from kamon.server.store import VersionConflict
 
 T = TypeVar("T")
 BATCH_MAX = 256  # writes prepared and committed together at most
+log = logging.getLogger("kamon.server")
 
 
 @dataclass
@@ -103,7 +105,14 @@ class Mover:
                     self.jobs.put(None)  # stop after this batch
                     break
                 batch.append(more)
-            self._batch(batch)
+            try:
+                self._batch(batch)
+            except BaseException as exc:  # a bug here must not leave writes waiting forever
+                log.exception("the writer thread failed on a batch of %d writes", len(batch))
+                for job in batch:
+                    _deliver(job.loop, [(job.future, False, ServiceError(
+                        500, f"the server failed on this write ({type(exc).__name__}); the "
+                             "error is in its log"))])
 
     def _batch(self, batch: list[Job[Any]]) -> None:
         """Prepare and render each write of a batch (while its game is fresh in the CPU's
