@@ -29,6 +29,7 @@ from typing import Any, Generic, TypeVar
 
 from kamon.server.service import GameService, Loaded, Pending, ServiceError, storage
 from kamon.server.store import VersionConflict
+from kamon.server.workers import drained
 
 T = TypeVar("T")
 BATCH_MAX = 256  # writes prepared and committed together at most
@@ -78,15 +79,9 @@ class Mover:
     def shutdown(self) -> None:
         """Take no more writes; those waiting are refused, the thread ends."""
         self.closed = True
-        while True:
-            try:
-                job = self.jobs.get_nowait()
-            except queue.Empty:
-                break
-            if job is not None:
-                _deliver(job.loop, [(job.future, False, ServiceError(
-                    503, "the server is shutting down: try again in a moment",
-                    retry_after=1))])
+        for job in drained(self.jobs):
+            _deliver(job.loop, [(job.future, False, ServiceError(
+                503, "the server is shutting down: try again in a moment", retry_after=1))])
         self.jobs.put(None)
 
     def _work(self) -> None:

@@ -76,15 +76,22 @@ class Workers:
     def shutdown(self) -> None:
         """Take no more calls, cancel those not started, let the threads end."""
         self.closed = True
-        while True:
-            try:
-                job = self.jobs.get_nowait()
-            except queue.Empty:
-                break
-            if job is not None:
-                _answer(job[0], job[1].cancel)
+        for job in drained(self.jobs):
+            _answer(job[0], job[1].cancel)
         for _ in self.threads:
             self.jobs.put(None)
+
+
+def drained(jobs: queue.SimpleQueue[Any]) -> list[Any]:
+    """Everything waiting in a queue, taken out (the stop marks, None, left out)."""
+    out: list[Any] = []
+    while True:
+        try:
+            job = jobs.get_nowait()
+        except queue.Empty:
+            return out
+        if job is not None:
+            out.append(job)
 
 
 def _answer(loop: asyncio.AbstractEventLoop, fn: Callable[..., Any], *args: Any) -> None:
