@@ -147,25 +147,22 @@ class Mover:
                 versions = [exc] * len(stored)
             self.batches += 1
             for (job, prepared, new, result), version in zip(stored, versions, strict=True):
-                if isinstance(version, int) and version == new.version:
+                if isinstance(version, BaseException):
+                    answer(job, functools.partial(self._refused, prepared, version))
+                else:  # stored at the version it was rendered at (the one after it)
                     self.writes += 1
                     self.service.cache.put(new)
                     tell(job, True, result)
-                else:
-                    answer(job, functools.partial(self._refused, prepared, version))
         for loop, results in done.items():
             _deliver(loop, results)
 
-    def _refused(self, pending: Pending, stored: int | BaseException) -> Loaded:
-        """A write the store did not take as prepared: the game to answer with (a retry
-        already stored), else the refusal raised."""
-        if isinstance(stored, VersionConflict):
+    def _refused(self, pending: Pending, refusal: BaseException) -> Loaded:
+        """A write the store refused: the game to answer with (a retry already stored),
+        else the refusal raised."""
+        if isinstance(refusal, VersionConflict):
             return self.service.conflict(pending)
-        if isinstance(stored, BaseException):
-            with storage():
-                raise stored
-        self.writes += 1  # stored at another version than expected (never seen)
-        return self.service.finish(pending, stored)
+        with storage():
+            raise refusal
 
 
 def _deliver(loop: asyncio.AbstractEventLoop,

@@ -140,7 +140,6 @@ class Pending:
     aid: int | None
     notation: str | None
     state: State
-    version: int  # the version the client saw (== loaded.version)
     action: Any = None  # the move as the client named it (notation or id)
     bot: bool = False
 
@@ -434,16 +433,16 @@ class GameService:
                  f"it is {state.name(state.to_move or 0)}'s decision, not "
                  f"{state.name(seat)}'s", 403)
         aid = self._resolve(loaded, action)
-        return self._played(loaded, seat, aid, version, action)
+        return self._played(loaded, seat, aid, action)
 
-    def _played(self, loaded: Loaded, seat: int, aid: int, version: int, action: Any,
+    def _played(self, loaded: Loaded, seat: int, aid: int, action: Any,
                 bot: bool = False) -> Pending:
         """A checked move applied to a copy of the game."""
         with loaded.lock:
             state = loaded.state.clone()
         state.apply(aid)
         return Pending(loaded, "move", seat, aid, loaded.game.action_text(aid), state,
-                       version, action, bot)
+                       action, bot)
 
     def store_write(self, pending: Loaded | Pending) -> Loaded:
         """Store a prepared write (in a transaction of its own); the new game. A game as
@@ -485,7 +484,7 @@ class GameService:
             self.cache.drop(game_id)
             raise ServiceError(409, "another move was stored first")
         fresh = self.load(game_id)
-        if self._already_stored(fresh, pending.kind, pending.seat, pending.version,
+        if self._already_stored(fresh, pending.kind, pending.seat, pending.loaded.version,
                                 pending.action):
             return fresh
         raise ServiceError(409, "another move was stored first: reload and decide again"
@@ -570,7 +569,7 @@ class GameService:
                  "that move cannot be taken back: it revealed new information", 409)
         with loaded.lock:
             state = loaded.state_before_last()
-        return Pending(loaded, "undo", seat, None, None, state, version)
+        return Pending(loaded, "undo", seat, None, None, state)
 
     # --- bots ------------------------------------------------------------------------
 
@@ -596,7 +595,7 @@ class GameService:
             legal = {a.id for a in current.state.legal_actions()}
         if aid not in legal:
             raise ServiceError(422, f"bot chose an illegal action {aid}")
-        return self._played(current, seat, aid, current.version, aid, bot=True)
+        return self._played(current, seat, aid, aid, bot=True)
 
     # --- export ----------------------------------------------------------------------
 

@@ -35,20 +35,23 @@ def encode(data: Any) -> bytes:
 
 def payload(loaded: Loaded, seat: int | None) -> dict[str, Any]:
     """Everything a seat (or a spectator, seat None) may see, and its legal moves."""
-    state = loaded.state
     common = shared(loaded)
     view = seat_view(loaded, seat)
     log = view.pop("events", [])
-    to_move = common["to_move"]
+    return {**common, "view": view, "log": list(log), **own_parts(loaded, seat, log)}
+
+
+def own_parts(loaded: Loaded, seat: int | None, log: list[str]) -> dict[str, Any]:
+    """The parts of a payload that are the viewer's own: its seat, its legal moves (if it
+    is to move), whether it may undo, and what happened since it last decided."""
+    state = loaded.state
     legal = []
-    if seat is not None and to_move == seat:
+    if seat is not None and shared(loaded)["to_move"] == seat:
         legal = [{"id": a.id, "notation": a.text, "text": state.describe(a.id)}
                  for a in state.legal_actions()]
-    return {
-        **common, "you": seat, "view": view, "legal": legal, "log": list(log),
-        "can_undo": seat is not None and can_undo(loaded, seat),
-        "recent": recent_moves(loaded, seat, log),
-    }
+    return {"you": seat, "legal": legal,
+            "can_undo": seat is not None and can_undo(loaded, seat),
+            "recent": recent_moves(loaded, seat, log)}
 
 
 def shared(loaded: Loaded) -> dict[str, Any]:
@@ -198,14 +201,7 @@ def _joined(loaded: Loaded, seat: int | None) -> bytes:
         log = view.pop("events", [])
         own_view = encode(view)
         log_part = encode(log)
-    state = loaded.state
-    legal = []
-    if seat is not None and shared(loaded)["to_move"] == seat:
-        legal = [{"id": a.id, "notation": a.text, "text": state.describe(a.id)}
-                 for a in state.legal_actions()]
-    own = encode({"you": seat, "legal": legal,
-                  "can_undo": seat is not None and can_undo(loaded, seat),
-                  "recent": recent_moves(loaded, seat, log)})
+    own = encode(own_parts(loaded, seat, log))
     return b"".join((common_part, b',"view":', own_view, b',"log":', log_part, b",",
                      own[1:]))
 
