@@ -187,3 +187,43 @@ def test_expert_thinks_for_its_time_budget(monkeypatch: pytest.MonkeyPatch) -> N
     assert time.perf_counter() - start < 5.0
     assert move in state.legal_actions()
     assert isinstance(quick, MCTSAgent) and quick.last_iterations >= 1
+
+
+def test_white_castle_search_samples_write_no_log_and_search_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Search samples carry the one empty UNLOGGED log (their clones too, and their JSON
+    says []), the real game keeps its own; and an MCTS search chooses exactly what it
+    chose when samples kept a log, over the decisions of a seeded solo game."""
+    from kamon.games.white_castle.base import UNLOGGED
+
+    state = WC.new_game(1, 21, difficulty="hard")
+    before = list(state.events)
+    sample = wc_eval.determinize(state, 0, Rng(3))
+    assert sample.events is UNLOGGED and sample.clone().events is UNLOGGED
+    for _ in range(25):
+        sample.apply(sample.legal_ids()[0])
+    assert len(UNLOGGED) == 0 and sample.to_json()["events"] == []
+    assert state.events == before and len(before) > 0
+    chosen = []
+    bot = GreedyAgent(4)
+    while len(chosen) < 5:
+        if len(state.legal_ids()) > 1:
+            chosen.append(MCTSAgent(7, iterations=150).act(state).id)
+        state.apply(bot.act(state))
+    logged = wc_eval._canonical
+
+    def with_log(s: Any) -> Any:
+        canon = logged(s)
+        canon.events = []
+        return canon
+
+    monkeypatch.setattr(wc_eval, "_canonical", with_log)
+    assert wc_eval.determinize(state, 0, Rng(3)).events is not UNLOGGED
+    replay = WC.new_game(1, 21, difficulty="hard")
+    again = []
+    bot = GreedyAgent(4)
+    while len(again) < 5:
+        if len(replay.legal_ids()) > 1:
+            again.append(MCTSAgent(7, iterations=150).act(replay).id)
+        replay.apply(bot.act(replay))
+    assert again == chosen

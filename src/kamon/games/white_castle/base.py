@@ -21,6 +21,34 @@ from kamon.games.white_castle.data import RESOURCES, Effect, WCData
 from kamon.games.white_castle.names import words
 
 
+class _Unlogged(list[str]):
+    """The log of a search copy: always empty, and its copies are itself (see UNLOGGED)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index: Any) -> Any:
+        """A slice (a copy) is this same empty log; there is nothing to index."""
+        return self if isinstance(index, slice) else list.__getitem__(self, index)
+
+    def copy(self) -> _Unlogged:
+        """The same empty log."""
+        return self
+
+    def append(self, item: Any) -> None:
+        """Nothing is kept (the one shared instance stays empty)."""
+
+    def extend(self, items: Any) -> None:
+        """Nothing is kept."""
+
+    def insert(self, index: Any, item: Any) -> None:
+        """Nothing is kept."""
+
+
+# Search samples write no log: nobody reads it, and naming every id in words cost a
+# twelfth of an MCTS search. A state whose `events` is UNLOGGED skips log() (clones too).
+UNLOGGED: list[str] = _Unlogged()
+
+
 class StateBase(DecisionState):
     """A game's fields, simple queries, the log and the clans' stores (no rules of play)."""
 
@@ -95,8 +123,10 @@ class StateBase(DecisionState):
         return CLANS[p] if p < len(CLANS) else f"seat{p + 1}"
 
     def log(self, text: str) -> None:
-        """Append an event."""
-        self.events.append(words(text))
+        """Append an event (none to a search copy's UNLOGGED log)."""
+        events = self.events
+        if events is not UNLOGGED:
+            events.append(words(text))
 
     def _gain(self, p: int, gains: Iterable[tuple[str, int]]) -> None:
         """Add gains to p's stores (seals capped at 5, resources at 7, coins unlimited)."""

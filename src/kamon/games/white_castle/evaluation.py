@@ -34,6 +34,7 @@ from typing import Any
 
 from kamon.core.rng import Rng
 from kamon.games.white_castle import actions as A
+from kamon.games.white_castle.base import UNLOGGED
 from kamon.games.white_castle.data import COLOURS, Effect
 from kamon.games.white_castle.state import COURTIER_CP, MAX_RESOURCE, WhiteCastleState
 
@@ -594,7 +595,7 @@ def _canonical(state: WhiteCastleState) -> WhiteCastleState:
     canon.diplomat_deck.sort()
     canon.solo_deck.sort()
     canon.rng = Rng(0)
-    canon.events = []
+    canon.events = UNLOGGED  # its samples and their positions write no log either
     canon.history = []
     return canon
 
