@@ -5,6 +5,7 @@ their ids (`steward_10`, `steward2`); a player reads "Steward card 10", "Steward
 
 from __future__ import annotations
 
+import functools
 import re
 
 from kamon.games.white_castle import actions as A
@@ -59,8 +60,11 @@ def component_name(cid: str) -> str:
     return words(cid)
 
 
+@functools.lru_cache(maxsize=4096)
 def words(text: str) -> str:
-    """`text` with every internal id replaced by the rulebook's name of the thing."""
+    """`text` with every internal id replaced by the rulebook's name of the thing
+    (memoised: a game's move descriptions and log lines repeat, from move to move and
+    from game to game, and a server names them for every version it sends)."""
     if _MAYBE_ID.search(text) is None:  # every id has an underscore, a hyphen or a digit
         return text
     return _ID.sub(_name, text)
