@@ -44,8 +44,8 @@ class _Unlogged(list[str]):
         """Nothing is kept."""
 
 
-# Search samples write no log: nobody reads it, and naming every id in words cost a
-# twelfth of an MCTS search. A state whose `events` is UNLOGGED skips log() (clones too).
+# Search samples write no log: nobody reads it (MCTS ran 1.05-1.15x the iterations per
+# CPU second without it). A state whose `events` is UNLOGGED skips log() (clones too).
 UNLOGGED: list[str] = _Unlogged()
 
 
