@@ -15,6 +15,8 @@ import httpx
 
 from tests.server.conftest import ServerProcess, alive, children_of
 
+RESUME_DELAY = 5.0  # seconds a restarted server waits before its bot moves (see below)
+
 
 def _created(srv: ServerProcess, seats: list[str], **extra: Any) -> dict[str, Any]:
     r = srv.api("/api/games", {"game": "white-castle", "players": len(seats),
@@ -102,7 +104,9 @@ def test_a_server_killed_while_a_bot_thinks_resumes_and_its_workers_exit(
         time.sleep(0.1)
     assert not any(alive(w) for w in workers), "a bot worker outlived its server"
     srv.stop()
-    again = serve(db)
+    # the restarted server waits RESUME_DELAY before its bot moves, so the game is read
+    # as it was stored (with no delay, a random bot could move before that read)
+    again = serve(db, bot_delay=RESUME_DELAY)
     assert again.api(f"/api/games/{gid}", token=tok).json() == acknowledged
     deadline = time.monotonic() + 60
     while again.api(f"/api/games/{gid}").json()["version"] == acknowledged["version"]:
