@@ -183,13 +183,17 @@ def _sign_p(x: int, y: int) -> float:
     return min(1.0, 2 * tail)
 
 
+def _table_head(head: str) -> None:
+    """A table's header line and its rule."""
+    print(head)
+    print("-" * len(head))
+
+
 def print_comparison(a: Path, b: Path, rows: list[str]) -> None:
     """The paired comparison of two log directories, row by row."""
     print(f"A = {a}\nB = {b}")
-    head = (f"{'matchup':34} {'pairs':>5} {'wins A':>6} {'wins B':>6} {'A only':>6} "
-            f"{'B only':>6} {'sign p':>6}  margin B-A (95% interval)")
-    print(head)
-    print("-" * len(head))
+    _table_head(f"{'matchup':34} {'pairs':>5} {'wins A':>6} {'wins B':>6} {'A only':>6} "
+                f"{'B only':>6} {'sign p':>6}  margin B-A (95% interval)")
     for key in rows:
         m = MATCHUPS[key]
         fa, fb = a / f"{key}.jsonl", b / f"{key}.jsonl"
@@ -372,10 +376,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, level in LEVELS.items():
         print(f"{name} = {level.summary}")
     if not args.skip_ladder:
-        head = (f"{'matchup':34} {'games':>5} {'wins':>5} {'win %':>6} {'95% interval':>13} "
-                f"{'score':>6} {'field':>6} {'s/dec':>6} {'cpu/dec':>7} {'wall s':>7}")
-        print(head)
-        print("-" * len(head))
+        _table_head(f"{'matchup':34} {'games':>5} {'wins':>5} {'win %':>6} "
+                    f"{'95% interval':>13} {'score':>6} {'field':>6} {'s/dec':>6} "
+                    f"{'cpu/dec':>7} {'wall s':>7}")
     for key in rows:
         m = MATCHUPS[key]
         if args.skip_ladder or args.only and m.game != args.only:

@@ -204,12 +204,7 @@ def test_white_castle_search_samples_write_no_log_and_search_the_same(
         sample.apply(sample.legal_ids()[0])
     assert len(UNLOGGED) == 0 and sample.to_json()["events"] == []
     assert state.events == before and len(before) > 0
-    chosen = []
-    bot = GreedyAgent(4)
-    while len(chosen) < 5:
-        if len(state.legal_ids()) > 1:
-            chosen.append(MCTSAgent(7, iterations=150).act(state).id)
-        state.apply(bot.act(state))
+    chosen = _searched_moves(state)
     logged = wc_eval._canonical
 
     def with_log(s: Any) -> Any:
@@ -219,11 +214,15 @@ def test_white_castle_search_samples_write_no_log_and_search_the_same(
 
     monkeypatch.setattr(wc_eval, "_canonical", with_log)
     assert wc_eval.determinize(state, 0, Rng(3)).events is not UNLOGGED
-    replay = WC.new_game(1, 21, difficulty="hard")
-    again = []
+    assert _searched_moves(WC.new_game(1, 21, difficulty="hard")) == chosen
+
+
+def _searched_moves(state: Any, count: int = 5) -> list[int]:
+    """MCTS's choices at the first `count` real decisions of a game greedy plays on."""
+    chosen: list[int] = []
     bot = GreedyAgent(4)
-    while len(again) < 5:
-        if len(replay.legal_ids()) > 1:
-            again.append(MCTSAgent(7, iterations=150).act(replay).id)
-        replay.apply(bot.act(replay))
-    assert again == chosen
+    while len(chosen) < count:
+        if len(state.legal_ids()) > 1:
+            chosen.append(MCTSAgent(7, iterations=150).act(state).id)
+        state.apply(bot.act(state))
+    return chosen
