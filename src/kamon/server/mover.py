@@ -65,8 +65,7 @@ class Mover:
                   answer: Callable[[Loaded], T]) -> T:
         """Store one write; `answer(new game)` once it is committed (or its refusal)."""
         if self.closed:
-            raise ServiceError(503, "the server is shutting down: try again in a moment",
-                               retry_after=1)
+            raise _closing()
         if self.thread is None:
             self.thread = threading.Thread(target=self._work, name=self.name, daemon=True)
             self.thread.start()
@@ -80,8 +79,7 @@ class Mover:
         """Take no more writes; those waiting are refused, the thread ends."""
         self.closed = True
         for job in drained(self.jobs):
-            _deliver(job.loop, [(job.future, False, ServiceError(
-                503, "the server is shutting down: try again in a moment", retry_after=1))])
+            _deliver(job.loop, [(job.future, False, _closing())])
         self.jobs.put(None)
 
     def _work(self) -> None:
@@ -163,6 +161,12 @@ class Mover:
             return self.service.conflict(pending)
         with storage():
             raise refusal
+
+
+def _closing() -> ServiceError:
+    """The refusal of a write that comes too late: the server is shutting down."""
+    return ServiceError(503, "the server is shutting down: try again in a moment",
+                        retry_after=1)
 
 
 def _deliver(loop: asyncio.AbstractEventLoop,
