@@ -545,8 +545,8 @@ async def run_load(base: str, games: int, seconds: float, paced: bool, pid: int 
         "p50_ms": round(pct(stats.latency, .50), 1), "p95_ms": round(pct(stats.latency, .95), 1),
         "p99_ms": round(pct(stats.latency, .99), 1),
         "max_ms": round(1000 * max(stats.latency, default=float("nan")), 1),
-        "server_p50_ms": round(pct(stats.server, .50), 1),
-        "server_p99_ms": round(pct(stats.server, .99), 1),
+        "server_p50_ms": round(pct(stats.server, .50), 1) if stats.server else None,
+        "server_p99_ms": round(pct(stats.server, .99), 1) if stats.server else None,
         "push_p50_ms": round(pct(stats.push, .50), 1),
         "push_p99_ms": round(pct(stats.push, .99), 1),
         "errors": sum(stats.errors.values()), "error_kinds": dict(stats.errors),
@@ -586,13 +586,20 @@ async def run_flood(base: str, posts: int, pid: int | None) -> dict[str, Any]:
             "rss_before_mb": round(before / 1024, 1), "rss_after_mb": round(after / 1024, 1)}
 
 
+def _in_server(r: dict[str, Any]) -> str:
+    """The server's own share of a move's time, when it sent one (a Server-Timing header
+    comes with an HTTP move only; a WebSocket move has none, so nothing is printed)."""
+    if r["server_p50_ms"] is None:
+        return ""
+    return f" (in the server p50 {r['server_p50_ms']:.1f} p99 {r['server_p99_ms']:.1f})"
+
+
 def show(r: dict[str, Any]) -> None:
     """Print one run's figures."""
     line = (f"{r['mode']:>5} {r['games']:>4} games ({r['moves_via']}): "
             f"{r['moves_per_s']:>7.1f} moves/s  "
             f"move p50 {r['p50_ms']:.1f} p95 {r['p95_ms']:.1f} p99 {r['p99_ms']:.1f} "
-            f"max {r['max_ms']:.1f} ms (in the server p50 {r['server_p50_ms']:.1f} "
-            f"p99 {r['server_p99_ms']:.1f})  push p50 {r['push_p50_ms']:.1f} "
+            f"max {r['max_ms']:.1f} ms{_in_server(r)}  push p50 {r['push_p50_ms']:.1f} "
             f"p99 {r['push_p99_ms']:.1f} ms  errors {r['errors']}")
     if "server_cpu_ms_per_move" in r:
         line += (f"  server CPU {r['server_cpu_ms_per_move']:.3f} ms/move "
