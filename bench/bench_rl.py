@@ -181,6 +181,7 @@ def learning(timesteps: int, chunk: int, games: int) -> None:
     """MaskablePPO on seat 0 of a 2-player White Castle against random: a learning curve."""
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     torch.set_num_threads(1)
     rng = np.random.default_rng(0)
@@ -202,6 +203,7 @@ def learning(timesteps: int, chunk: int, games: int) -> None:
     env = make_gym_env("white-castle", players=2, opponents="random", reward="margin")
     model = MaskablePPO("MlpPolicy", env, seed=0, device="cpu", n_steps=2048, batch_size=256,
                         policy_kwargs={"net_arch": [128, 128]}, verbose=0)
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no SB3-<date> folder in /tmp
 
     def learnt(obs: np.ndarray, env: Any, info: dict[str, Any]) -> int:
         action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)

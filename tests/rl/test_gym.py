@@ -110,10 +110,12 @@ def test_maskable_ppo_trains_and_then_plays_only_legal_moves() -> None:
     trains through a full update, and the policy it learnt, given the mask, picks a legal
     action at every decision of a whole game."""
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     env = make_gym_env("white-castle", players=2, opponents="random")
     model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0,
                         policy_kwargs={"net_arch": [32]}, device="cpu")
+    model.set_logger(Logger(folder=None, output_formats=[]))  # no SB3-<date> folder in /tmp
     model.learn(total_timesteps=256)
     assert model.num_timesteps >= 256
     obs, info = env.reset(seed=11)
