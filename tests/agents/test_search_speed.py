@@ -153,7 +153,7 @@ def test_stopping_once_decided_plays_the_whole_budgets_move(
     state = game.new_game(players, seed, **options)
     bot = GreedyAgent(seed)
     saved = searched = 0
-    while searched < 6:
+    while searched < 10:
         if len(state.legal_ids()) > 1 and state.to_move is not None:
             early = MCTSAgent(seed + searched, iterations=400, stop_early=True)
             whole = MCTSAgent(seed + searched, iterations=400)
