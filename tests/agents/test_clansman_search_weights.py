@@ -44,11 +44,11 @@ def _midgame(seed: int, steps: int = 120, **options: object) -> ClansmanState:
 
 def test_mcts_searches_with_the_fitted_weights_and_greedy_with_the_hand_set_ones() -> None:
     """The hooks give MCTS the SEARCH evaluation and greedy the GREEDY one, and the two
-    differ; a game without search weights (The White Castle) searches with its own."""
+    differ; The White Castle with 2 players searches with greedy's own weights."""
     state = _midgame(21)
     hooks = hooks_for(state)
     assert hooks.fresh_search_evaluation is not None and hooks.fresh_evaluation is not None
-    search_values = hooks.fresh_search_evaluation()[0](state)
+    search_values = hooks.fresh_search_evaluation(state)[0](state)
     greedy_values = hooks.fresh_evaluation()[0](state)
     assert search_values == [cs_eval.seat_value(state, q, w=SEARCH) for q in range(4)]
     assert greedy_values == cs_eval.values(state)
@@ -56,7 +56,7 @@ def test_mcts_searches_with_the_fitted_weights_and_greedy_with_the_hand_set_ones
     wc = WC.new_game(2, 3)
     wc_hooks = hooks_for(wc)
     assert wc_hooks.fresh_search_evaluation is not None
-    assert wc_hooks.fresh_search_evaluation()[0](wc) == wc_hooks.values(wc)
+    assert wc_hooks.fresh_search_evaluation(wc)[0](wc) == wc_hooks.values(wc)
 
 
 @pytest.mark.parametrize("options", [{}, {"expert": True}])
@@ -64,8 +64,8 @@ def test_the_memoised_search_evaluation_equals_the_plain_one(options: dict[str, 
                                                              ) -> None:
     """Along a seeded game and after moves from its positions, fresh_search_evaluation's
     values and evaluate are exactly the plain functions' with the SEARCH weights."""
-    values, evaluate = cs_eval.fresh_search_evaluation()
     state = CLANSMAN.new_game(4, 31, **options)
+    values, evaluate = cs_eval.fresh_search_evaluation(state)
     rng = Rng(31)
     checked = 0
     while not state.is_over() and checked < 600:

@@ -10,8 +10,9 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
 - `fresh_evaluation() -> (values, evaluate)`: the two with shared memories, for the
   states of one search or one decision (all of one game), e.g. of the clans a move
   leaves unchanged; the same results, sooner;
-- `fresh_search_evaluation() -> (values, evaluate)`: the same for MCTS, when its search
-  judges positions with other weights than greedy (default: `fresh_evaluation`);
+- `fresh_search_evaluation(state) -> (values, evaluate)`: the same for an MCTS search
+  of `state`'s game, when the search judges positions with other weights than greedy
+  (default: `fresh_evaluation()`);
 - `hidden(state) -> hashable`: the hidden information as it stands (deck orders, the
   RNG); a move that leaves it unchanged used none of it, so its outcome is the same in
   every determinization (MCTS then keeps the position on its node instead of replaying
@@ -96,8 +97,8 @@ class GameHooks:
     sampler: Callable[[Any, int | None], Callable[[Rng], Any]] | None = None
     fresh_evaluation: Callable[[], tuple[Callable[[Any], list[float]],
                                          Callable[[Any, int], float]]] | None = None
-    fresh_search_evaluation: Callable[[], tuple[Callable[[Any], list[float]],
-                                                Callable[[Any, int], float]]] | None = None
+    fresh_search_evaluation: Callable[[Any], tuple[Callable[[Any], list[float]],
+                                                   Callable[[Any, int], float]]] | None = None
     hidden: Callable[[Any], Any] | None = None
     turn: Callable[[Any], Any] | None = None
     temperature: Callable[[Any], float] | None = None
@@ -147,7 +148,7 @@ def hooks_for(state: State) -> GameHooks:
                       temperature=getattr(module, "reward_temperature", None),
                       fresh_evaluation=fresh,
                       fresh_search_evaluation=getattr(module, "fresh_search_evaluation",
-                                                      None) or fresh,
+                                                      None) or (lambda state: fresh()),
                       greedy_depth=int(getattr(module, "greedy_depth", DEFAULT_GREEDY_DEPTH)),
                       plan_key=getattr(module, "plan_key", None),
                       mcts_tree_priors=bool(getattr(module, "mcts_tree_priors", False)),

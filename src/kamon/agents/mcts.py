@@ -34,7 +34,7 @@ beyond MAX_KEPT kept positions) every iteration replays its moves on a fresh sam
   temperature is the game's `reward_temperature(state)` unless given (default 5 points);
 - the move: the root action with the most visits (ties: higher mean reward).
 
-Evaluations come from the game's `fresh_search_evaluation()` (its `fresh_evaluation()`
+Evaluations come from the game's `fresh_search_evaluation(state)` (its `fresh_evaluation()`
 unless the search weighs positions otherwise), memories for one search (a
 position's children are valued once, for the priors, and a child's first visit reuses
 that value). Budget: `iterations` and/or `seconds` of wall clock (whichever comes first);
@@ -197,7 +197,7 @@ class MCTSAgent:
             budget = scaled_budget(budget, hooks.mcts_iteration_weight)
         assert hooks.sampler is not None and hooks.fresh_search_evaluation is not None
         sample = hooks.sampler(state, seat)
-        self._values, self._evaluate = hooks.fresh_search_evaluation()
+        self._values, self._evaluate = hooks.fresh_search_evaluation(state)
         self._temperature = self.temperature if self.temperature is not None else \
             hooks.temperature(state) if hooks.temperature is not None else DEFAULT_TEMPERATURE
         self._stored = 0

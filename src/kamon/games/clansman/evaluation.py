@@ -477,9 +477,11 @@ def fresh_evaluation() -> tuple[Callable[[ClansmanState], list[float]],
     return memo.values, memo.evaluate
 
 
-def fresh_search_evaluation() -> tuple[Callable[[ClansmanState], list[float]],
+def fresh_search_evaluation(state: ClansmanState
+                            ) -> tuple[Callable[[ClansmanState], list[float]],
                                        Callable[[ClansmanState, int], float]]:
-    """The same, with MCTS's weights (SEARCH, fitted to final VPs; greedy keeps GREEDY)."""
+    """What MCTS searches `state`'s game with: the weights fitted to final VPs (SEARCH;
+    greedy keeps GREEDY), in every I, Clansman game."""
     memo = Evaluation(SEARCH)
     return memo.values, memo.evaluate
 

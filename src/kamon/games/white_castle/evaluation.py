@@ -5,7 +5,7 @@
 - the points already certain: CP scored, courtiers, warriors, gardeners, Passage of Time;
 - stores, blended by how many of the clan's own turns are left (`f`, 1 while at least
   three turns remain, 0 in the last one): while turns remain, coins, seals and
-  resources are fuel (worth W_COIN, W_SEAL, W_RES each, resources capped at 7); in the
+  resources are fuel (worth `Weights` coin, seal, res each, resources capped at 7); in the
   last turn only what final scoring pays for them counts (1 CP per 5 coins + seals,
   1/2 CP for 3/7 of a resource);
 - potential: Lantern-area icons times the turns left (a die from a left end pays
@@ -14,6 +14,10 @@
 - the decisions already begun: every frame on the decision stack (a held die, effects
   to order, card blocks, worker actions, a checkpoint) is worth its best option, so a
   half-finished turn is judged by what it will bring, not only by what it has brought.
+
+Fuel and potential are weighed by `Weights`: set by hand (PLAY) for greedy and for MCTS
+with 2-4 players; MCTS in the solo game searches with SOLO_SEARCH
+(`fresh_search_evaluation`), fitted to the final points of greedy solo games.
 
 `evaluate(state, seat)` is the seat's value minus REL times the best rival's (the
 solo game's Tokugawa rival counts as a rival). MCTS puts priors from it on every
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from kamon.core.rng import Rng
@@ -41,14 +46,30 @@ from kamon.games.white_castle.state import COURTIER_CP, MAX_RESOURCE, WhiteCastl
 mcts_tree_priors = True  # measured: 60% vs 3 greedy with, 45% without, at ~0.7-0.9 s a move
 mcts_iteration_weight = 3.0
 TURNS = 9  # every clan takes 3 turns in each of the 3 rounds, at any player count
-W_COIN = 0.35
-W_SEAL = 0.7
-W_RES = 1.0
 W_CP = 1.0
 PASSAGE_STEP = 0.8  # a Passage of Time step while turns remain (CP on the way + turn order)
-LEFT_DIE = 0.5  # chance a future turn takes a left-end die (Lantern reward)
-GARDEN_FIRES = 0.6  # chance a gardener's bridge still holds dice at a round end
-WARRIOR_HOPE = 0.5  # share of the warriors' value expected before a courtier is inside
+
+
+@dataclass(frozen=True)
+class Weights:
+    """What a clan's stores and potential are worth while its turns remain."""
+
+    coin: float  # a coin, as fuel
+    seal: float  # a Daimyo seal, as fuel
+    res: float  # a resource, as fuel (up to MAX_RESOURCE of a kind)
+    left_die: float  # chance a future turn takes a left-end die (Lantern reward)
+    garden_fires: float  # chance a gardener's bridge still holds dice at a round end
+    warrior_hope: float  # share of the warriors' value expected before a courtier is inside
+
+
+# greedy's (the `normal` level's, the plain values() and evaluate()), and MCTS's with 2-4
+# players: set by hand
+PLAY = Weights(coin=0.35, seal=0.7, res=1.0, left_die=0.5, garden_fires=0.6, warrior_hope=0.5)
+# MCTS's in the solo game (`fresh_search_evaluation`): fitted by least squares to the
+# final points of 2,000 greedy solo games (bench/fit_white_castle_eval.py; the coin kept:
+# fitted 0.335). See the README's bot ladder for what it measured against the rival.
+SOLO_SEARCH = Weights(coin=0.35, seal=0.85, res=0.84, left_die=1.4, garden_fires=0.32,
+                      warrior_hope=0.59)
 REL = 0.5  # weight of the best rival's value in evaluate()
 # What the terms above do not see of a clan's turns to come, so that a value means the
 # same at every point of a turn (measured: mean final score minus value, by turns left
@@ -69,16 +90,17 @@ _PASSAGE_MARKS = (0, 6, 11, 15, 20)
 class _Units:
     """What one coin, seal, CP or resource is worth to one clan now (blended by turns left)."""
 
-    __slots__ = ("coin", "seal", "res", "f", "turns_left", "res_room")
+    __slots__ = ("coin", "seal", "res", "f", "turns_left", "res_room", "w")
 
-    def __init__(self, c: Any, turns_left: int) -> None:
-        """Blend fuel value and final-scoring value by the clan's own turns left."""
+    def __init__(self, c: Any, turns_left: int, w: Weights = PLAY) -> None:
+        """Blend fuel value (weights w) and final-scoring value by the clan's own turns left."""
         f = min(1.0, turns_left / 3.0)
         self.f = f
         self.turns_left = turns_left
-        self.coin = f * W_COIN + (1 - f) * 0.2
-        self.seal = f * W_SEAL + (1 - f) * 0.2
-        self.res = f * W_RES + (1 - f) * 0.34
+        self.w = w
+        self.coin = f * w.coin + (1 - f) * 0.2
+        self.seal = f * w.seal + (1 - f) * 0.2
+        self.res = f * w.res + (1 - f) * 0.34
         self.res_room = [MAX_RESOURCE - r for r in c.res]
 
     def gain(self, kind: str, n: int) -> float:
@@ -280,7 +302,7 @@ class _Ctx:
         for g in s.gardener_slots(self.q):
             card = gardens[s.garden_cards[g]]
             eff = self.effects(card.effects, 2)
-            v = card.cp + eff * (1 + GARDEN_FIRES * rounds_after) - card.food * u.res
+            v = card.cp + eff * (1 + u.w.garden_fires * rounds_after) - card.food * u.res
             best = max(best, v)
         return best + (self._uncover(1) if best > 0 else 0.0)
 
@@ -289,7 +311,7 @@ class _Ctx:
         u = self.u
         c = self.c
         inside = sum(1 for loc in c.courtiers if loc > 0)
-        mult = inside if inside else WARRIOR_HOPE * u.f
+        mult = inside if inside else u.w.warrior_hope * u.f
         best = 0.0
         for y in s.warrior_yards(self.q):
             v = (s.data.yard_values[y] * mult + self.effects(s.yard_effects[y], 2)
@@ -380,11 +402,11 @@ class _Ctx:
         return coins + self.well(0)
 
 
-def clan_value(state: WhiteCastleState, q: int) -> float:
+def clan_value(state: WhiteCastleState, q: int, w: Weights = PLAY) -> float:
     """Clan q's estimated final clan points (see the module docstring)."""
     if state.phase == "over":
         return float(state.scores()[q]["total"])
-    ctx = _Ctx(state, q, _Units(state.clans[q], turns_left(state, q)))
+    ctx = _Ctx(state, q, _Units(state.clans[q], turns_left(state, q), w))
     return _pending(ctx, _standing(ctx))
 
 
@@ -393,6 +415,7 @@ def _standing(ctx: _Ctx) -> float:
     s = ctx.s
     q = ctx.q
     u = ctx.u
+    w = u.w
     d = s.data
     c = s.clans[q]
     tl = u.turns_left
@@ -410,7 +433,7 @@ def _standing(ctx: _Ctx) -> float:
     v += courtiers
     v += yards * inside
     if not inside and yards:
-        v += yards * WARRIOR_HOPE * f
+        v += yards * w.warrior_hope * f
     rounds_after = 3 - s.round
     mine = [g for g, workers in enumerate(s.garden_workers) if q in workers]
     gardens = d.gardens
@@ -425,13 +448,13 @@ def _standing(ctx: _Ctx) -> float:
         for r in c.res:
             end_res += 2 if r >= 7 else 1 if r >= 3 else 0
             held += r if r < MAX_RESOURCE else MAX_RESOURCE
-        v += f * (W_COIN * c.coins + W_SEAL * c.seals) + (1 - f) * end_store
-        v += f * W_RES * held + (1 - f) * end_res
+        v += f * (w.coin * c.coins + w.seal * c.seals) + (1 - f) * end_store
+        v += f * w.res * held + (1 - f) * end_res
     if tl and not rival:
-        v += LEFT_DIE * tl * ctx.lantern()
+        v += w.left_die * tl * ctx.lantern()
     if rounds_after > 0 and not rival:
         for g in mine:
-            v += GARDEN_FIRES * rounds_after * ctx.effects(
+            v += w.garden_fires * rounds_after * ctx.effects(
                 gardens[s.garden_cards[g]].effects, 1)
     if rival:
         v += RIVAL_END + RIVAL_TURN * tl
@@ -452,9 +475,9 @@ def _pending(ctx: _Ctx, v: float) -> float:
     return v
 
 
-def values(state: WhiteCastleState) -> list[float]:
+def values(state: WhiteCastleState, w: Weights = PLAY) -> list[float]:
     """Every clan's estimated final clan points (the solo rival included)."""
-    return [clan_value(state, q) for q in range(len(state.clans))]
+    return [clan_value(state, q, w) for q in range(len(state.clans))]
 
 
 def _clan_key(state: WhiteCastleState, q: int, masks: list[int]) -> tuple[Any, ...]:
@@ -484,15 +507,15 @@ def _shared_key(state: WhiteCastleState) -> tuple[tuple[Any, ...], list[int]]:
 MEMO_LIMIT = 200_000  # entries a memory of clan values keeps at most (then it starts again)
 
 
-def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
-                                Callable[[WhiteCastleState, int], float]]:
+def fresh_evaluation(w: Weights = PLAY) -> tuple[Callable[[WhiteCastleState], list[float]],
+                                                 Callable[[WhiteCastleState, int], float]]:
     """values() and evaluate() for the states of one search or one decision (one game),
     sharing memories: a clan with no decision begun is valued once per distinct key
     (`_shared_key`, `_clan_key`), one in the middle of its turn once per key, turns left
     and frames (and its standing once per key and turns left), so a move is paid for only
     in what it changes and a position reached again is not valued twice. The memories
     are kept per shared key (looked up once per position, not once per clan). The
-    results equal the plain functions'."""
+    results equal the plain functions' (with the weights w)."""
     memos: dict[tuple[Any, ...], dict[tuple[Any, ...], float]] = {}
     standings: dict[tuple[Any, ...], dict[tuple[Any, ...], float]] = {}
     size = [0]
@@ -500,7 +523,7 @@ def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
     def memo_values(state: WhiteCastleState) -> list[float]:
         """Every clan's value, from the memories where the key was seen before."""
         if state.phase == "over":
-            return values(state)
+            return values(state, w)
         shared, masks = _shared_key(state)
         memo = memos.get(shared)
         if memo is None:
@@ -524,7 +547,7 @@ def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
                         if state.held is not None else None)
                 v = memo.get(full)
                 if v is None:
-                    ctx = _Ctx(state, q, _Units(state.clans[q], tl))
+                    ctx = _Ctx(state, q, _Units(state.clans[q], tl, w))
                     standing = standings[shared]
                     base = standing.get(now)
                     if base is None:
@@ -535,7 +558,7 @@ def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
             else:
                 v = memo.get(key)
                 if v is None:
-                    v = memo[key] = clan_value(state, q)
+                    v = memo[key] = clan_value(state, q, w)
                     size[0] += 1
             out.append(v)
         return out
@@ -547,6 +570,14 @@ def fresh_evaluation() -> tuple[Callable[[WhiteCastleState], list[float]],
         return vals[seat] - REL * max(others, default=0.0)
 
     return memo_values, memo_evaluate
+
+
+def fresh_search_evaluation(state: WhiteCastleState
+                            ) -> tuple[Callable[[WhiteCastleState], list[float]],
+                                       Callable[[WhiteCastleState, int], float]]:
+    """What MCTS searches `state`'s game with: the solo game's fitted weights (SOLO_SEARCH),
+    else greedy's."""
+    return fresh_evaluation(SOLO_SEARCH if state.rival is not None else PLAY)
 
 
 def evaluate(state: WhiteCastleState, seat: int) -> float:

@@ -1,0 +1,128 @@
+"""The White Castle's solo search weights: MCTS judges a solo game with SOLO_SEARCH (fitted
+to final points), greedy and every game of 2-4 players with PLAY (set by hand); the
+memoised evaluation with them equals the plain one; the fitting script splits a standing
+exactly as the evaluation adds it up, and recovers known weights."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from kamon.agents.base import hooks_for
+from kamon.core.rng import Rng
+from kamon.games.white_castle import GAME as WC
+from kamon.games.white_castle import evaluation as wc_eval
+from kamon.games.white_castle.evaluation import PLAY, SOLO_SEARCH
+from kamon.games.white_castle.state import WhiteCastleState
+
+FIT = Path(__file__).resolve().parents[2] / "bench" / "fit_white_castle_eval.py"
+
+
+def _fit_module() -> ModuleType:
+    """bench/fit_white_castle_eval.py as a module (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("fit_white_castle_eval_under_test", FIT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while building
+    spec.loader.exec_module(module)
+    return module
+
+
+def _walk(players: int, seed: int) -> list[WhiteCastleState]:
+    """The positions of a seeded random game, one per decision."""
+    options = {"difficulty": "hard"} if players == 1 else {}
+    state = WC.new_game(players, seed, **options)
+    rng = Rng(seed)
+    out = []
+    while not state.is_over():
+        out.append(state.clone())
+        state.apply(rng.choice(state.legal_ids()))
+    return out
+
+
+def test_mcts_searches_a_solo_game_with_the_fitted_weights_and_others_with_play() -> None:
+    """The solo game's search values are SOLO_SEARCH's, greedy's are PLAY's, and they
+    differ; a 4-player game's search values are PLAY's."""
+    solo = _walk(1, 5)[15]
+    hooks = hooks_for(solo)
+    assert hooks.fresh_search_evaluation is not None and hooks.fresh_evaluation is not None
+    searched = hooks.fresh_search_evaluation(solo)[0](solo)
+    assert searched == wc_eval.values(solo, SOLO_SEARCH)
+    assert hooks.fresh_evaluation()[0](solo) == wc_eval.values(solo)
+    assert searched != wc_eval.values(solo)
+    four = _walk(4, 6)[40]
+    assert hooks.fresh_search_evaluation(four)[0](four) == wc_eval.values(four, PLAY)
+
+
+def test_the_memoised_solo_search_evaluation_equals_the_plain_one() -> None:
+    """Along a seeded solo game and after moves from its positions, the memoised values
+    with SOLO_SEARCH are exactly the plain ones."""
+    values = wc_eval.fresh_evaluation(SOLO_SEARCH)[0]
+    checked = 0
+    for state in _walk(1, 8):
+        for aid in state.legal_ids()[:4]:
+            child = state.clone()
+            child.apply(aid)
+            for s in (state, child):
+                assert values(s) == wc_eval.values(s, SOLO_SEARCH)
+                checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize(("players", "seed"), [(1, 9), (4, 10)])
+def test_the_fit_splits_a_standing_as_the_evaluation_adds_it_up(players: int, seed: int
+                                                                ) -> None:
+    """At every position of a game, the fitting script's parts weighed by PLAY add up to
+    the evaluation's own standing of every clan but the rival. (The Lantern and garden
+    parts are effects valued in PLAY's units of coins, seals and resources, so with other
+    weights the sum is the fit's linear reading of the standing, not the standing.)"""
+    fit = _fit_module()
+    checked = 0
+    for state in [s for k in range(3) for s in _walk(players, seed + 100 * k)]:
+        for q in range(len(state.clans)):
+            if q == state.rival:
+                continue
+            certain, passage, weighed, ahead = fit.parts(state, q)
+            row = fit.Row(certain, passage, weighed, ahead, 0, 0.0)
+            tl = wc_eval.turns_left(state, q)
+            ctx = wc_eval._Ctx(state, q, wc_eval._Units(state.clans[q], tl, PLAY))
+            assert fit.predict(row, PLAY) == pytest.approx(wc_eval._standing(ctx), abs=1e-9)
+            checked += 1
+    assert checked > 80
+
+
+def test_the_fit_recovers_the_weights_that_made_the_final_points() -> None:
+    """Final points made exactly by known weights, points per turn and a constant are
+    fitted back to them."""
+    fit = _fit_module()
+    truth = wc_eval.Weights(coin=0.3, seal=0.9, res=0.8, left_die=1.2, garden_fires=0.4,
+                            warrior_hope=0.7)
+    rng = random.Random(3)
+    rows = []
+    for _ in range(300):
+        weighed = tuple(float(rng.randrange(12)) for _ in fit.WEIGHED)
+        row = fit.Row(float(rng.randrange(40)), float(rng.randrange(6)), weighed,
+                      rng.randrange(7), 0, 0.0)
+        rows.append(fit.Row(row.certain, row.passage, weighed, row.ahead, 0,
+                            fit.predict(row, truth, 3.7, 2.5)))
+    fitted, ahead, constant = fit.fit(rows)
+    for name in fit.WEIGHED:
+        assert getattr(fitted, name) == pytest.approx(getattr(truth, name), abs=1e-9)
+    assert (ahead, constant) == (pytest.approx(3.7, abs=1e-9), pytest.approx(2.5, abs=1e-9))
+    assert fit.rmse(rows, PLAY) > 1.0
+
+
+def test_the_fit_on_real_games_predicts_no_worse_than_the_hand_set_weights() -> None:
+    """On a few greedy solo games, the player at the start of each of its 9 turns: the
+    fitted weights (a family that holds PLAY's) predict its final points at least as well."""
+    fit = _fit_module()
+    rows = fit.collect(4, 5000)
+    assert len(rows) == 4 * wc_eval.TURNS
+    assert sorted({r.turns_left for r in rows}) == list(range(wc_eval.TURNS))
+    fitted, ahead, constant = fit.fit(rows)
+    assert fit.rmse(rows, fitted, ahead, constant) <= fit.rmse(rows, PLAY) + 1e-9
