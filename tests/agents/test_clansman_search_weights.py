@@ -4,11 +4,7 @@ the plain one; and the script that fitted SEARCH recovers known weights."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -19,18 +15,7 @@ from kamon.games.clansman import evaluation as cs_eval
 from kamon.games.clansman.evaluation import GREEDY, SEARCH
 from kamon.games.clansman.state import ClansmanState
 from kamon.games.white_castle import GAME as WC
-
-FIT = Path(__file__).resolve().parents[2] / "bench" / "fit_clansman_eval.py"
-
-
-def _fit_module() -> ModuleType:
-    """bench/fit_clansman_eval.py as a module (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("fit_clansman_eval_under_test", FIT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
-    return module
+from tests.bench_scripts import bench_module
 
 
 def _midgame(seed: int, steps: int = 120, **options: object) -> ClansmanState:
@@ -84,7 +69,7 @@ def test_the_memoised_search_evaluation_equals_the_plain_one(options: dict[str, 
 def test_the_fit_recovers_the_weights_that_made_the_final_scores() -> None:
     """Final VPs made exactly by known weights (and a per-round term) are fitted back to
     those weights: the fit's features and least squares are the evaluation's own."""
-    fit = _fit_module()
+    fit = bench_module("fit_clansman_eval")
     truth = cs_eval.Weights(vp_per_worth=0.41, saturation=GREEDY.saturation, iron=1.1,
                             statue=0.35, mirror_kofun=GREEDY.mirror_kofun, hand=0.12)
     rng = random.Random(7)
@@ -107,7 +92,7 @@ def test_the_fit_recovers_the_weights_that_made_the_final_scores() -> None:
 def test_the_fit_on_real_games_predicts_no_worse_than_the_hand_set_weights() -> None:
     """On a few greedy games, every seat noted at every round's start: the fitted weights
     (a family that holds GREEDY's) predict the final VPs at least as well as GREEDY's."""
-    fit = _fit_module()
+    fit = bench_module("fit_clansman_eval")
     rows = fit.collect(3, 5000)
     assert len(rows) == 3 * 16 * 4
     assert {r.round for r in rows} == set(range(1, 17))

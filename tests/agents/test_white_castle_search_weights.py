@@ -5,11 +5,7 @@ exactly as the evaluation adds it up, and recovers known weights."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -19,18 +15,7 @@ from kamon.games.white_castle import GAME as WC
 from kamon.games.white_castle import evaluation as wc_eval
 from kamon.games.white_castle.evaluation import PLAY, SOLO_SEARCH
 from kamon.games.white_castle.state import WhiteCastleState
-
-FIT = Path(__file__).resolve().parents[2] / "bench" / "fit_white_castle_eval.py"
-
-
-def _fit_module() -> ModuleType:
-    """bench/fit_white_castle_eval.py as a module (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("fit_white_castle_eval_under_test", FIT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
-    return module
+from tests.bench_scripts import bench_module
 
 
 def _walk(players: int, seed: int) -> list[WhiteCastleState]:
@@ -81,7 +66,7 @@ def test_the_fit_splits_a_standing_as_the_evaluation_adds_it_up(players: int, se
     the evaluation's own standing of every clan but the rival. (The Lantern and garden
     parts are effects valued in PLAY's units of coins, seals and resources, so with other
     weights the sum is the fit's linear reading of the standing, not the standing.)"""
-    fit = _fit_module()
+    fit = bench_module("fit_white_castle_eval")
     checked = 0
     for state in [s for k in range(3) for s in _walk(players, seed + 100 * k)]:
         for q in range(len(state.clans)):
@@ -99,7 +84,7 @@ def test_the_fit_splits_a_standing_as_the_evaluation_adds_it_up(players: int, se
 def test_the_fit_recovers_the_weights_that_made_the_final_points() -> None:
     """Final points made exactly by known weights, points per turn and a constant are
     fitted back to them."""
-    fit = _fit_module()
+    fit = bench_module("fit_white_castle_eval")
     truth = wc_eval.Weights(coin=0.3, seal=0.9, res=0.8, left_die=1.2, garden_fires=0.4,
                             warrior_hope=0.7)
     rng = random.Random(3)
@@ -120,7 +105,7 @@ def test_the_fit_recovers_the_weights_that_made_the_final_points() -> None:
 def test_the_fit_on_real_games_predicts_no_worse_than_the_hand_set_weights() -> None:
     """On a few greedy solo games, the player at the start of each of its 9 turns: the
     fitted weights (a family that holds PLAY's) predict its final points at least as well."""
-    fit = _fit_module()
+    fit = bench_module("fit_white_castle_eval")
     rows = fit.collect(4, 5000)
     assert len(rows) == 4 * wc_eval.TURNS
     assert sorted({r.turns_left for r in rows}) == list(range(wc_eval.TURNS))

@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_agents.py"
-
-
-def _bench() -> ModuleType:
-    """bench_agents.py as a module (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_agents_under_test", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while building
-    spec.loader.exec_module(module)
-    return module
+from tests.bench_scripts import bench_module
 
 
 def _log(path: Path, games: list[tuple[int, list[int], list[int]]]) -> None:
@@ -35,7 +22,7 @@ def _log(path: Path, games: list[tuple[int, list[int], list[int]]]) -> None:
 def test_two_logs_are_compared_on_the_deals_both_played(tmp_path: Path) -> None:
     """Only shared deals count; each side's wins, the deals one side alone won, the
     sign test and the mean margin difference (B - A) with its interval."""
-    bench = _bench()
+    bench = bench_module("bench_agents")
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     _log(a, [(1, [50, 40], [0]), (2, [40, 50], [1]), (3, [45, 46], [1]), (9, [1, 99], [1])])
     _log(b, [(1, [52, 40], [0]), (2, [55, 50], [0]), (3, [50, 46], [0]), (7, [0, 9], [1])])
@@ -53,7 +40,7 @@ def test_two_logs_are_compared_on_the_deals_both_played(tmp_path: Path) -> None:
 
 def test_the_sign_test_and_the_t_quantile() -> None:
     """Exact two-sided binomial p; Student's t at 97.5% near the table's values."""
-    bench = _bench()
+    bench = bench_module("bench_agents")
     assert bench._sign_p(0, 5) == pytest.approx(2 / 32)
     assert bench._sign_p(3, 3) == 1.0
     assert bench._sign_p(0, 0) == 1.0
