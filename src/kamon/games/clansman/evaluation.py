@@ -470,10 +470,11 @@ def _remember(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any
     return value
 
 
-def fresh_evaluation() -> tuple[Callable[[ClansmanState], list[float]],
-                                Callable[[ClansmanState, int], float]]:
-    """values() and evaluate() sharing new memories (for one search or one decision)."""
-    memo = Evaluation()
+def fresh_evaluation(w: Weights = GREEDY) -> tuple[Callable[[ClansmanState], list[float]],
+                                                   Callable[[ClansmanState, int], float]]:
+    """values() and evaluate() (with the weights w) sharing new memories (for one search or
+    one decision)."""
+    memo = Evaluation(w)
     return memo.values, memo.evaluate
 
 
@@ -482,8 +483,7 @@ def fresh_search_evaluation(state: ClansmanState
                                        Callable[[ClansmanState, int], float]]:
     """What MCTS searches `state`'s game with: the weights fitted to final VPs (SEARCH;
     greedy keeps GREEDY), in every I, Clansman game."""
-    memo = Evaluation(SEARCH)
-    return memo.values, memo.evaluate
+    return fresh_evaluation(SEARCH)
 
 
 def candidates(state: ClansmanState) -> list[int]:
