@@ -12,15 +12,21 @@ of (final points - certain - Passage) on those parts and a constant gives the we
 prints them and the root mean square error of the final points predicted by the
 hand-set weights (PLAY) and by the fitted ones.
 
-    python bench/fit_white_castle_eval.py --games 2000 --seed 5000   # SOLO_SEARCH's data (2-6 min)
+    python bench/fit_white_castle_eval.py --games 2000 --seed 5000   # greedy's games (2-6 min)
+
+`--agent` plays another bot's games (`mcts`: about 4 s a game), `--jobs` in that many
+processes, and `--rows FILE` keeps the rows, so a second run refits without playing.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import multiprocessing
 import time
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -42,6 +48,7 @@ class Row:
     ahead: int  # turns left beyond AHEAD_FROM
     turns_left: int
     final: float
+    game: int = 0  # the seed of the game the row is from
 
 
 def parts(state: WhiteCastleState, q: int) -> tuple[float, float, tuple[float, ...], int]:
@@ -69,13 +76,35 @@ def parts(state: WhiteCastleState, q: int) -> tuple[float, float, tuple[float, .
     return certain, f * E.passage_smooth(d.passage_cp, c.pos), weighed, max(0, tl - E.AHEAD_FROM)
 
 
-def collect(games: int, seed: int) -> list[Row]:
-    """Play `games` greedy solo games (seeds seed..) against the Hard rival; note the player
-    at the start of each of its turns."""
+def collect(games: int, seed: int, agent: str = "greedy", jobs: int = 1) -> list[Row]:
+    """Play `games` solo games of `agent` (seeds seed..) against the Hard rival, in `jobs`
+    processes; note the player at the start of each of its turns."""
+    seeds = list(range(seed, seed + games))
+    if jobs <= 1:
+        return _collect(agent, seeds)
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:  # (the tests load the
+        # script under another name, which a spawned worker could not import)
+        parts_ = pool.starmap(_collect, [(agent, seeds[j::jobs]) for j in range(jobs)])
+    by_game = {k: rows for part in parts_ for k, rows in part_games(part)}
+    return [r for k in seeds for r in by_game.get(k, [])]
+
+
+def part_games(rows: list[Row]) -> list[tuple[int, list[Row]]]:
+    """A worker's rows grouped by game (each game's rows end with its last turn start)."""
+    out: list[tuple[int, list[Row]]] = []
+    for r in rows:
+        if not out or r.game != out[-1][0]:
+            out.append((r.game, []))
+        out[-1][1].append(r)
+    return out
+
+
+def _collect(agent: str, seeds: list[int]) -> list[Row]:
+    """One worker's games (see collect)."""
     rows: list[Row] = []
-    for k in range(seed, seed + games):
+    for k in seeds:
         state = GAME.new_game(1, k, difficulty="hard")
-        bot = make_agent("greedy", k * 10)
+        bot = make_agent(agent, k * 10)
         noted: list[tuple[tuple[float, float, tuple[float, ...], int], int]] = []
         last = None
         while not state.is_over():
@@ -86,7 +115,7 @@ def collect(games: int, seed: int) -> list[Row]:
                     noted.append((parts(state, 0), tl))
             state.apply(bot.act(state))
         final = float(state.scores()[0]["total"])
-        rows += [Row(*p, turns_left=tl, final=final) for p, tl in noted]
+        rows += [Row(*p, turns_left=tl, final=final, game=k) for p, tl in noted]
     return rows
 
 
@@ -119,11 +148,23 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=5000, help="first game's seed")
+    ap.add_argument("--agent", default="greedy", help="the player's bot (default greedy)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes")
+    ap.add_argument("--rows", default=None,
+                    help="a JSON-lines file of rows: read if it exists (no games played), "
+                         "else written once the games are played")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    rows = collect(args.games, args.seed)
+    if args.rows and Path(args.rows).exists():
+        rows = [Row(**{**d, "parts": tuple(d["parts"])}) for d in
+                map(json.loads, Path(args.rows).read_text().splitlines())]
+    else:
+        rows = collect(args.games, args.seed, args.agent, args.jobs)
+        if args.rows:
+            Path(args.rows).write_text("".join(json.dumps(asdict(r)) + "\n" for r in rows))
     fitted, ahead, constant = fit(rows)
-    print(f"{args.games} greedy solo games (seeds {args.seed}-{args.seed + args.games - 1}), "
+    games = len({r.game for r in rows})
+    print(f"{games} {args.agent} solo games (seeds {args.seed}-{args.seed + args.games - 1}), "
           f"{len(rows):,} turn starts, {time.perf_counter() - t0:.0f} s")
     for name, w in (("fitted", fitted), ("PLAY", E.PLAY), ("SOLO_SEARCH", E.SOLO_SEARCH)):
         print(f"{name + ':':<13}" + "  ".join(f"{n} {getattr(w, n):.3f}" for n in WEIGHED))

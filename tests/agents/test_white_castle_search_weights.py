@@ -6,6 +6,7 @@ exactly as the evaluation adds it up, and recovers known weights."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +112,22 @@ def test_the_fit_on_real_games_predicts_no_worse_than_the_hand_set_weights() -> 
     assert sorted({r.turns_left for r in rows}) == list(range(wc_eval.TURNS))
     fitted, ahead, constant = fit.fit(rows)
     assert fit.rmse(rows, fitted, ahead, constant) <= fit.rmse(rows, PLAY) + 1e-9
+
+
+def test_the_fit_collects_the_same_rows_in_worker_processes_and_reads_them_back(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Games of any bot split over two processes give the serial run's rows in its order,
+    and a rows file written by one run is read by the next (which then plays nothing)."""
+    fit = bench_module("fit_white_castle_eval")
+    serial = fit.collect(3, 5000, "random")
+    assert fit.collect(3, 5000, "random", jobs=2) == serial
+    assert [r.game for r in serial] == [k for k in (5000, 5001, 5002)
+                                        for _ in range(wc_eval.TURNS)]
+    saved = tmp_path / "rows.jsonl"
+    fit.main(["--games", "3", "--agent", "random", "--rows", str(saved)])
+    first = capsys.readouterr().out
+    assert len(saved.read_text().splitlines()) == len(serial)
+    fit.main(["--games", "3", "--agent", "random", "--rows", str(saved)])
+    again = capsys.readouterr().out
+    assert "3 random solo games" in first
+    assert again.splitlines()[1:] == first.splitlines()[1:]  # the same fit, but the time
