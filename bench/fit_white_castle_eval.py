@@ -85,18 +85,8 @@ def collect(games: int, seed: int, agent: str = "greedy", jobs: int = 1) -> list
     with multiprocessing.get_context("fork").Pool(jobs) as pool:  # (the tests load the
         # script under another name, which a spawned worker could not import)
         parts_ = pool.starmap(_collect, [(agent, seeds[j::jobs]) for j in range(jobs)])
-    by_game = {k: rows for part in parts_ for k, rows in part_games(part)}
-    return [r for k in seeds for r in by_game.get(k, [])]
-
-
-def part_games(rows: list[Row]) -> list[tuple[int, list[Row]]]:
-    """A worker's rows grouped by game (each game's rows end with its last turn start)."""
-    out: list[tuple[int, list[Row]]] = []
-    for r in rows:
-        if not out or r.game != out[-1][0]:
-            out.append((r.game, []))
-        out[-1][1].append(r)
-    return out
+    # the serial run's order: by game (a stable sort keeps each game's turns in order)
+    return sorted((r for part in parts_ for r in part), key=lambda r: r.game)
 
 
 def _collect(agent: str, seeds: list[int]) -> list[Row]:

@@ -18,21 +18,25 @@ from kamon.games.clansman import evaluation as cs_eval
 from kamon.games.white_castle import GAME as WC
 from kamon.games.white_castle import evaluation as wc_eval
 
-LINES: list[tuple[Any, Any, int, int, dict[str, Any]]] = [
-    (WC, wc_eval, 4, 11, {}),
-    (WC, wc_eval, 1, 12, {"difficulty": "hard"}),
-    (CLANSMAN, cs_eval, 4, 13, {}),
-    (CLANSMAN, cs_eval, 4, 14, {"expert": True, "emperor_side": "B"}),
+LINES: list[tuple[Any, Any, int, int, dict[str, Any], Any]] = [
+    (WC, wc_eval, 4, 11, {}, wc_eval.PLAY),
+    (WC, wc_eval, 1, 12, {"difficulty": "hard"}, wc_eval.PLAY),
+    (WC, wc_eval, 1, 8, {"difficulty": "hard"}, wc_eval.SOLO_SEARCH),  # the solo search's
+    (CLANSMAN, cs_eval, 4, 13, {}, cs_eval.GREEDY),
+    (CLANSMAN, cs_eval, 4, 14, {"expert": True, "emperor_side": "B"}, cs_eval.GREEDY),
+    (CLANSMAN, cs_eval, 4, 31, {}, cs_eval.SEARCH),  # the search's weights
+    (CLANSMAN, cs_eval, 4, 31, {"expert": True}, cs_eval.SEARCH),
 ]
 
 
-@pytest.mark.parametrize(("game", "module", "players", "seed", "options"), LINES)
+@pytest.mark.parametrize(("game", "module", "players", "seed", "options", "weights"), LINES)
 def test_memoised_evaluations_equal_the_plain_ones(game: Any, module: Any, players: int,
-                                                   seed: int, options: dict[str, Any]
-                                                   ) -> None:
+                                                   seed: int, options: dict[str, Any],
+                                                   weights: Any) -> None:
     """Along a seeded game, and after every move from its positions (what priors value),
-    fresh_evaluation's values and evaluate are exactly values and evaluate."""
-    values, evaluate = module.fresh_evaluation()
+    fresh_evaluation's values and evaluate are exactly values and evaluate, with greedy's
+    weights and with the search's."""
+    values, evaluate = module.fresh_evaluation(weights)
     state = game.new_game(players, seed, **options)
     rng = Rng(seed)
     checked = 0
@@ -41,9 +45,9 @@ def test_memoised_evaluations_equal_the_plain_ones(game: Any, module: Any, playe
             child = state.clone()
             child.apply(aid)
             for s in (state, child):
-                assert values(s) == module.values(s)
+                assert values(s) == module.values(s, weights)
                 for q in range(s.num_players):
-                    assert evaluate(s, q) == module.evaluate(s, q)
+                    assert evaluate(s, q) == module.evaluate(s, q, weights)
                 checked += 1
         state.apply(rng.choice(state.legal_ids()))
     assert checked > 200

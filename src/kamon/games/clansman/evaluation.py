@@ -194,10 +194,10 @@ def _kofun_pending(state: ClansmanState, q: int) -> bool:
     return state.expert and state.players[q].kofun is None and bool(state.kofun)
 
 
-def values(state: ClansmanState) -> list[float]:
+def values(state: ClansmanState, w: Weights = GREEDY) -> list[float]:
     """Every seat's estimated final VPs (the seat mid-turn: after its best finish)."""
     totals = [float(s["total"]) for s in state.scores()]
-    return [seat_value(state, q, totals[q]) for q in range(state.n)]
+    return [seat_value(state, q, totals[q], w=w) for q in range(state.n)]
 
 
 # ----------------------------------------------------------------- the turn planner

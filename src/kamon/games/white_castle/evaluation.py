@@ -580,9 +580,9 @@ def fresh_search_evaluation(state: WhiteCastleState
     return fresh_evaluation(SOLO_SEARCH if state.rival is not None else PLAY)
 
 
-def evaluate(state: WhiteCastleState, seat: int) -> float:
+def evaluate(state: WhiteCastleState, seat: int, w: Weights = PLAY) -> float:
     """The seat's estimated final points minus REL times the best rival's."""
-    vals = values(state)
+    vals = values(state, w)
     others = [v for q, v in enumerate(vals) if q != seat]
     return vals[seat] - REL * max(others, default=0.0)
 
