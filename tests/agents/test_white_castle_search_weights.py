@@ -6,6 +6,7 @@ script splits a standing exactly as the evaluation adds it up, and recovers know
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,33 @@ def test_the_fit_collects_the_same_rows_in_worker_processes_and_reads_them_back(
     again = capsys.readouterr().out
     assert "3 random solo games" in first
     assert again.splitlines()[1:] == first.splitlines()[1:]  # the same fit, but the time
+
+
+def test_the_tuning_plays_every_weight_set_on_the_same_deals_in_one_process_or_two() -> None:
+    """A weight set's margins are the same deal by deal whether played in this process or
+    in two workers (so two sets are compared on common deals), and a set changed in
+    one weight plays differently somewhere."""
+    tuner = bench_module("tune_white_castle_eval")
+    one = tuner.Judge(range(5000, 5003), 6, 1)
+    two = tuner.Judge(range(5000, 5003), 6, 2)
+    try:
+        serial = one.margins(PLAY)
+        assert two.margins(PLAY) == serial
+        assert one.margins(replace(PLAY, res=0.0)) != serial
+    finally:
+        two.close()
+
+
+def test_the_tuning_keeps_no_trial_that_does_not_gain(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """A trial equal to the current weights gains nothing and is not kept; `--check`
+    prints the paired difference of two sets; an unknown weight is refused by name."""
+    tuner = bench_module("tune_white_castle_eval")
+    judge = tuner.Judge(range(5000, 5002), 6, 1)
+    assert tuner.tune(judge, PLAY, ["seal"], [1.0], keep=0.0) == PLAY
+    out = capsys.readouterr().out
+    assert "seal x1.0" in out and "paired +0.00" in out and "kept" not in out
+    tuner.main(["--deals", "2", "--seed", "5000", "--check", f"seal={PLAY.seal}"])
+    assert "paired +0.00 (se 0.00)" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="unknown weight 'gold'"):
+        tuner.main(["--deals", "2", "--check", "gold=1"])
