@@ -8,10 +8,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kamon.agents.base import hooks_for
+from kamon.agents.greedy import lookahead
+from kamon.agents.mcts import MCTSAgent
+from kamon.agents.mcts import _Node as MCTSNode
 from kamon.core.rng import Rng
 from kamon.games.white_castle import GAME as WC
 from kamon.games.white_castle import evaluation as wc_eval
@@ -44,6 +48,52 @@ def test_mcts_searches_a_solo_game_with_the_fitted_weights_and_others_with_play(
     assert searched != wc_eval.values(solo)
     four = _walk(4, 6)[40]
     assert hooks.fresh_search_evaluation(four)[0](four) == wc_eval.values(four, PLAY)
+
+
+class _RecordingMCTS(MCTSAgent):
+    """The real search, noting how deep each search's root priors looked."""
+
+    def __init__(self) -> None:
+        """A tiny budget: only the root priors matter here."""
+        super().__init__(seed=1, iterations=4)
+        self.depths: list[int] = []
+
+    def _softmax(self, node: Any, sample: Any, seat: int, cands: list[int], hooks: Any,
+                 depth: int) -> dict[int, float]:
+        """Note the depth, then the real priors."""
+        self.depths.append(depth)
+        return super()._softmax(node, sample, seat, cands, hooks, depth)
+
+
+def test_a_solo_search_takes_its_root_priors_from_a_whole_turn_and_others_from_greedy(
+        ) -> None:
+    """In the solo game MCTS's root priors look SOLO_ROOT_DEPTH (a turn) of the player's
+    decisions ahead; with 4 players as far as greedy does; and the priors of a whole
+    turn favour the move a whole-turn greedy player makes."""
+    hooks = hooks_for(_walk(1, 5)[0])
+    assert wc_eval.SOLO_ROOT_DEPTH == 6 > hooks.greedy_depth == 2
+    agent = _RecordingMCTS()
+    solo = next(s for s in _walk(1, 5)[10:] if len(hooks.candidates(s)) > 3)
+    four = next(s for s in _walk(4, 6)[40:] if len(hooks.candidates(s)) > 3)
+    agent.act(solo)
+    agent.act(four)
+    assert agent.depths == [6, 2]
+    sample = hooks.determinize(solo, solo.to_move, Rng(3))
+    evaluate = hooks.fresh_search_evaluation(solo)[1]
+    whole_turn = {a: lookahead(_after(sample, a), solo.to_move, hooks, 5,
+                               evaluate=evaluate, start=sample)
+                  for a in hooks.candidates(sample)}
+    priors = agent._softmax(MCTSNode(solo.to_move), sample, solo.to_move,
+                            hooks.candidates(sample), hooks, 6)
+    assert max(priors, key=priors.__getitem__) == max(whole_turn,
+                                                      key=whole_turn.__getitem__)
+
+
+def _after(state: WhiteCastleState, aid: int) -> WhiteCastleState:
+    """A copy of the state after one move."""
+    child = state.clone()
+    child.apply(aid)
+    return child
 
 
 @pytest.mark.parametrize(("players", "seed"), [(1, 9), (4, 10)])

@@ -21,6 +21,8 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
   prepared once (a search draws one per iteration from the same position);
 - `greedy_depth: int`: how many of its own consecutive decisions greedy looks ahead
   (default 2; a large number means a whole run of own decisions, such as a turn);
+- `root_prior_depth(state) -> int`: how many of its own decisions MCTS's root priors
+  look ahead (default `greedy_depth`; The White Castle's solo game: a whole turn);
 - `reward_temperature(state) -> float`: how many points of margin make MCTS's reward
   (a sigmoid of the margin) move by one unit there: the uncertainty of a margin;
 - `turn(state) -> hashable`: which turn it is; greedy's lookahead stays within the
@@ -103,6 +105,7 @@ class GameHooks:
     turn: Callable[[Any], Any] | None = None
     temperature: Callable[[Any], float] | None = None
     greedy_depth: int = DEFAULT_GREEDY_DEPTH
+    root_prior_depth: Callable[[Any], int] | None = None
     plan_key: Callable[[Any], Any] | None = None
     mcts_tree_priors: bool = False
     mcts_prior: Callable[[Any, int], float] | None = None
@@ -150,6 +153,7 @@ def hooks_for(state: State) -> GameHooks:
                       fresh_search_evaluation=getattr(module, "fresh_search_evaluation",
                                                       None) or (lambda state: fresh()),
                       greedy_depth=int(getattr(module, "greedy_depth", DEFAULT_GREEDY_DEPTH)),
+                      root_prior_depth=getattr(module, "root_prior_depth", None),
                       plan_key=getattr(module, "plan_key", None),
                       mcts_tree_priors=bool(getattr(module, "mcts_tree_priors", False)),
                       mcts_prior=getattr(module, "mcts_prior", None),

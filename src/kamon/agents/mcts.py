@@ -12,7 +12,8 @@ i mod that number (each sample drawn once, at that first move). Without the hook
 beyond MAX_KEPT kept positions) every iteration replays its moves on a fresh sample.
 
 - root: PUCT with priors (`prior=True`): a softmax (`prior_temperature`, in points)
-  of greedy's lookahead value of each root move on one sample, so the search starts
+  of greedy's lookahead value of each root move on one sample (as deep as the game's
+  `root_prior_depth`, else greedy's depth), so the search starts
   from what greedy would play and leaves it only where the tree finds better;
   `mean + c_puct * prior * sqrt(N) / (1 + n)`;
 - below the root: UCT over the actions legal in *this* determinization, with
@@ -208,7 +209,9 @@ class MCTSAgent:
             if tree and hooks.hidden is not None:
                 root.states = [first]
                 root.cands = [None]
-            priors = self._softmax(root, first, seat, root_cands, hooks, hooks.greedy_depth)
+            depth = hooks.greedy_depth if hooks.root_prior_depth is None else \
+                hooks.root_prior_depth(state)
+            priors = self._softmax(root, first, seat, root_cands, hooks, depth)
         if tree and priors is not None:
             root.priors = priors
         n = 0
