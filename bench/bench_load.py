@@ -83,20 +83,45 @@ def start_server(entry: str, db: str, port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start within 60 s")
 
 
+def process_tree(pid: int) -> list[int]:
+    """The process and all its descendants (a server with --workers is several)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    tree, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        tree.append(p)
+        todo.extend(children.get(p, []))
+    return tree
+
+
 def proc_figures(pid: int) -> tuple[float, int, int]:
     """CPU seconds used so far (user + system), resident memory now and at its peak (KB),
-    read from /proc."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
+    read from /proc: summed over the process and its descendants (the bot workers, the
+    server workers of `--workers N`), as the server's cost is all of them."""
     ticks = os.sysconf("SC_CLK_TCK")
-    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    cpu = 0.0
     rss = hwm = 0
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                rss = int(line.split()[1])
-            elif line.startswith("VmHWM:"):
-                hwm = int(line.split()[1])
+    for p in process_tree(pid):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / ticks
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        rss += int(line.split()[1])
+                    elif line.startswith("VmHWM:"):
+                        hwm += int(line.split()[1])
+        except (OSError, ValueError, IndexError):
+            continue  # a process that ended meanwhile
     return cpu, rss, hwm
 
 

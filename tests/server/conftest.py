@@ -147,10 +147,11 @@ class ServerProcess:
     process alone, as a crash would."""
 
     def __init__(self, db: Path, log: Path, env: dict[str, str] | None = None,
-                 bot_workers: int = 1, bot_delay: float = 0.0) -> None:
-        """Where it serves; `start` runs it."""
+                 bot_workers: int = 1, bot_delay: float = 0.0, workers: int = 1) -> None:
+        """Where it serves (`workers` server processes); `start` runs it."""
         self.db, self.log = db, log
         self.env = env or {}
+        self.workers = workers
         self.bot_workers, self.bot_delay = bot_workers, bot_delay
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -165,7 +166,7 @@ class ServerProcess:
         """Run it and wait until GET /api/catalog answers."""
         cmd = [sys.executable, "-m", "kamon.cli", "serve", "--host", "127.0.0.1", "--port",
                str(self.port), "--db", str(self.db), "--bot-workers", str(self.bot_workers),
-               "--bot-delay", str(self.bot_delay)]
+               "--bot-delay", str(self.bot_delay), "--workers", str(self.workers)]
         with self.log.open("ab") as out:
             out.write(f"\n$ {' '.join(cmd)} {self.env}\n".encode())
             out.flush()

@@ -37,19 +37,24 @@ def serve(
         help="writes per second one client address may make (0: no limit)")] = RATE,
     rate_burst: Annotated[float | None, typer.Option(
         help="writes a client may make at once (default: 3 seconds' worth)")] = None,
+    workers: Annotated[int, typer.Option(
+        min=1, max=64, help="server processes: with several, each game is served by one "
+                            "of them (use the machine's cores for many busy games)")] = 1,
 ) -> None:
     """Run the web app: play in the browser, invite friends by link, games stored in --db."""
     console = make_console()
     with friendly_errors():
-        from kamon.server.run import ServeOptions, build_app
+        from kamon.server.run import ServeOptions, prepare
         from kamon.server.run import serve as run_server
 
         opts = ServeOptions(host, port, db, bot_delay, bot_workers, max_body, rate_limit,
-                            rate_burst)
+                            rate_burst, workers)
         try:
-            web = build_app(opts)
+            web = prepare(opts)
         except RuntimeError as exc:  # an unreachable database, a bad URL, an unwritable file
             raise KamonError(str(exc)) from None
         console.print(Text.assemble(("kamon", "bold"), f" serving on http://{host}:{port}/ "
-                                    f"(games stored in {db}); Ctrl-C stops"))
+                                    f"(games stored in {db}"
+                                    f"{f'; {workers} server processes' if workers > 1 else ''}"
+                                    "); Ctrl-C stops"))
         run_server(opts, web)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from kamon.server.guard import MAX_BODY, RATE
 
 WS_MAX_SIZE = 64 * 1024
+MAX_WORKERS = 64
 GC_THRESHOLD = 50_000  # new container objects between two passes of the collector
 
 
@@ -33,6 +34,7 @@ class ServeOptions:
     max_body: int = MAX_BODY
     rate_limit: float = RATE
     rate_burst: float | None = None
+    workers: int = 1
 
 
 def build_app(opts: ServeOptions) -> object:
@@ -57,9 +59,25 @@ def tune_gc() -> None:
     gc.set_threshold(GC_THRESHOLD, 20, 10)
 
 
+def prepare(opts: ServeOptions) -> object | None:
+    """What `serve` needs built before it says where it serves: the app of a single
+    server process, or (several workers, each building its own) a first check that the
+    database opens. A RuntimeError naming the database if it cannot open."""
+    if opts.workers > 1:
+        from kamon.server.cluster import check_database
+        check_database(opts)
+        return None
+    return build_app(opts)
+
+
 def serve(opts: ServeOptions, app: object | None = None) -> None:
-    """Serve until stopped (Ctrl-C)."""
+    """Serve until stopped (Ctrl-C): in this process, or with `opts.workers` worker
+    processes behind a front process (cluster.py)."""
     import uvicorn
+    if opts.workers > 1:
+        from kamon.server.cluster import serve_cluster
+        serve_cluster(opts, opts.workers)
+        return
     web = app if app is not None else build_app(opts)
     tune_gc()
     uvicorn.run(web, host=opts.host, port=opts.port, log_level="warning",  # type: ignore[arg-type]
@@ -84,16 +102,22 @@ def parser() -> argparse.ArgumentParser:
                     help="writes per second one client address may make (0: no limit)")
     ap.add_argument("--rate-burst", type=float, default=None,
                     help="writes a client may make at once (default: 3 s worth)")
+    ap.add_argument("--workers", type=int, default=d.workers,
+                    help="server processes (each game served by one of them; 1: this "
+                         "process alone)")
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the flags and serve."""
     args = parser().parse_args(argv)
+    if not 1 <= args.workers <= MAX_WORKERS:
+        print(f"error: --workers must be 1..{MAX_WORKERS}", file=sys.stderr)
+        return 2
     opts = ServeOptions(args.host, args.port, args.db, args.bot_delay, args.bot_workers,
-                        args.max_body, args.rate_limit, args.rate_burst)
+                        args.max_body, args.rate_limit, args.rate_burst, args.workers)
     try:
-        app = build_app(opts)
+        app = prepare(opts)
     except RuntimeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

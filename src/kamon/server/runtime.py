@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from kamon.server import faults
 from kamon.server.bots import bot_decision, bot_pool, bot_seed
+from kamon.server.cluster import Peers
 from kamon.server.guard import Send
 from kamon.server.mover import Mover
 from kamon.server.service import GameService, Loaded, Pending, ServiceError
@@ -224,6 +225,7 @@ class Server:
         self.reads = Workers(READ_THREADS, "kamon-read")
         self.writes = Workers(WRITE_THREADS, "kamon-write")
         self.mover = Mover(self.service) if self.store.dialect == "sqlite" else None
+        self.peers: Peers | None = None  # the other workers (`kamon serve --workers N`)
 
     # --- running work off the loop -------------------------------------------------
 
@@ -321,6 +323,8 @@ class Server:
                 except ServiceError:
                     continue
             conn.push(loaded.version, message)
+        if self.peers is not None and not self.peers.owns(gid):
+            self.peers.tell(gid, loaded.version, _last_row(loaded))
 
     def after_change(self, loaded: Loaded, messages: dict[int | None, str]) -> None:
         """Tell the sockets, then let a bot decide if one is to move."""
@@ -340,6 +344,9 @@ class Server:
         """Play the bots' decisions of a game until a human (or nobody) is to move. A busy
         database is waited out; a damaged game stops only its own driver."""
         if game_id in self.driving:
+            return
+        if self.peers is not None and not self.peers.owns(game_id):
+            self.peers.tell(game_id, -1, drive=True)  # bots think in the game's owner
             return
         self.driving.add(game_id)
         loop = asyncio.get_running_loop()
@@ -408,7 +415,8 @@ class Server:
             log.error("cannot list the unfinished games: %s", exc)
             return
         for game_id in ids:
-            self.spawn(self.drive_bots(game_id))
+            if self.peers is None or self.peers.owns(game_id):
+                self.spawn(self.drive_bots(game_id))
 
     # --- other processes' moves ------------------------------------------------------------
 
@@ -441,6 +449,24 @@ class Server:
                         continue
                     await self.publish(loaded, {})
 
+    def on_peer(self, game_id: str, version: int, row: list[Any] | None,
+                drive: bool) -> None:
+        """Another worker stored a write to a game this one owns (cluster.Peers): tell
+        the game's sockets here, and drive its bots if one is to move."""
+        if drive:
+            self.spawn(self.drive_bots(game_id))
+        if game_id in self.hub.games and version > self.hub.version(game_id):
+            self.spawn(self._caught_up(game_id, version, row))
+
+    async def _caught_up(self, game_id: str, version: int, row: list[Any] | None) -> None:
+        """Bring the game to `version` (applying the told move to the cached game when
+        that is the one before it, else reading the store) and tell its sockets."""
+        try:
+            loaded = await self.read(self.service.advance, game_id, version, row)
+        except ServiceError:
+            return
+        await self.publish(loaded, {})
+
     def close(self) -> None:
         """Stop the pools and the store."""
         if self.pool is not None:
@@ -450,6 +476,14 @@ class Server:
         self.reads.shutdown()
         self.writes.shutdown()
         self.store.close()
+
+
+def _last_row(loaded: Loaded) -> list[Any] | None:
+    """The move that made this version ([kind, seat, action id]), if a move did."""
+    if loaded.moves and loaded.moves[-1].idx == loaded.version - 1:
+        last = loaded.moves[-1]
+        return [last.kind, last.seat, last.action_id]
+    return None
 
 
 def _state_json(loaded: Loaded) -> dict[str, Any]:

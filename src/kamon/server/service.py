@@ -361,6 +361,23 @@ class GameService:
             return cached
         return self._rebuild(game_id)
 
+    def advance(self, game_id: str, version: int, row: list[Any] | None) -> Loaded:
+        """The game at `version`, which another worker of this server reached by storing
+        `row` ([kind, seat, action id]): the cached game with that move applied when the
+        cache holds the version before and the move is legal there, else as `load` reads
+        it from the store."""
+        cached = self.cache.get(game_id)
+        if (row is not None and cached is not None and cached.version == version - 1
+                and len(row) == 3 and row[0] == "move" and is_int(row[1])
+                and is_int(row[2]) and not cached.state.is_over()
+                and cached.state.to_move == row[1]):
+            try:
+                aid = self._resolve(cached, row[2])
+            except ServiceError:
+                return self.load(game_id)
+            return self.finish(self._played(cached, row[1], aid, aid), version)
+        return self.load(game_id)
+
     def _rebuild(self, game_id: str) -> Loaded:
         """Read a game's rows, check them against its digest, and replay it."""
         with storage():

@@ -20,9 +20,11 @@ that say what went wrong (busy, read-only, unreachable) and whether a retry may 
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import hashlib
 import json
+import os
 import threading
 import time
 from collections import deque
@@ -265,10 +267,19 @@ class Store:
         # SQLite has one writer at a time: this process's writes are committed together
         # by one thread (one fsync for all the moves waiting), see GroupCommit
         self._group = GroupCommit(self) if self.dialect == "sqlite" else None
+        self.writes_lock: int | None = None  # see share_writes
         with self._errors("open the database"):
             metadata.create_all(self.engine)
             self._migrate()
         self._sql_cache: dict[str, str] = {}
+
+    def share_writes(self, lock_path: str) -> None:
+        """Take turns to write with the other processes that name the same lock file
+        (the workers of one server): each transaction holds an exclusive `flock` on it
+        from BEGIN to COMMIT, so a waiting writer starts the moment the lock is free,
+        where SQLite's own busy wait sleeps in steps of up to 100 ms."""
+        if self.dialect == "sqlite":
+            self.writes_lock = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
 
     def close(self) -> None:
         """Refuse new work, wait (a bounded time) for the queries under way, then release
@@ -287,6 +298,9 @@ class Store:
                 with suppress(Exception):
                     c.close()
         self.engine.dispose()
+        if self.writes_lock is not None:
+            os.close(self.writes_lock)
+            self.writes_lock = None
 
     @contextmanager
     def _using(self, doing: str) -> Iterator[Any]:
@@ -720,7 +734,10 @@ class GroupCommit:
     def _transaction(self, conn: Any, items: list[_Write]) -> None:
         """Run the items in one transaction on `conn`."""
         cur = None
+        shared = self.store.writes_lock
         try:
+            if shared is not None:
+                fcntl.flock(shared, fcntl.LOCK_EX)
             cur = conn.cursor()
             cur.execute("BEGIN IMMEDIATE")
             alone = len(items) == 1  # no savepoint: a refused write rolls back all there is
@@ -751,6 +768,9 @@ class GroupCommit:
             if cur is not None:
                 with suppress(Exception):
                     cur.close()
+            if shared is not None:
+                with suppress(OSError):
+                    fcntl.flock(shared, fcntl.LOCK_UN)
             for item in items:
                 item.done.set()
 
