@@ -3,6 +3,7 @@
 Usage:
   python bench/bench_load.py --mode paced --games 200 --seconds 60
   python bench/bench_load.py --mode fast --games 5,10,20,50,80 --seconds 20
+  python bench/bench_load.py --mode fast --games 50 --seconds 15 --workers 2
   python bench/bench_load.py --mode flood --games 40      # 40,000 POSTs to unknown games
 
 Starts a server on a free port of 127.0.0.1 over a fresh SQLite file (or uses --url, which
@@ -16,7 +17,8 @@ run, 10 s per request.
 Prints per run: moves per second, the move round trip (POST to answer) p50/p95/p99/max
 and the part of it spent in the server (its Server-Timing header), the push delay (POST
 to the other seat's WebSocket message) p50/p99, errors (any refusal, lost socket or
-timeout), the server's CPU per move and its resident memory (now and peak), and this
+timeout), the server's CPU per move and its resident memory (now and peak; summed over
+its processes: the front and the workers of `--workers N`, and any bot workers), and this
 client's own CPU per move. The client speaks HTTP/1.1 and WebSocket itself on
 asyncio.Protocol (the server's frames are unmasked, uncompressed text), so that on two
 cores it leaves the server as much of the machine as it can.
@@ -28,7 +30,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import contextlib
 import hashlib
 import json
 import os
@@ -57,30 +58,43 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_command(entry: str, db: str, port: int) -> list[str]:
+def server_command(entry: str, db: str, port: int, workers: int = 1) -> list[str]:
     """The command line of the server under test: `kamon serve` (`cli`), or the server
     module with the limits a one-address load test needs (`module`: no write rate limit,
     since every simulated person comes from 127.0.0.1)."""
     common = ["--host", "127.0.0.1", "--port", str(port), "--db", db, "--bot-delay", "0",
-              "--bot-workers", "0"]
+              "--bot-workers", "0", "--workers", str(workers)]
     if entry == "cli":
         return [sys.executable, "-m", "kamon.cli", "serve", *common]
     return [sys.executable, "-m", "kamon.server", *common, "--rate-limit", "0"]
 
 
-def start_server(entry: str, db: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(entry: str, db: str, port: int, workers: int = 1
+                 ) -> subprocess.Popen[bytes]:
     """Run the server and wait until it answers."""
-    proc = subprocess.Popen(server_command(entry, db, port), stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(server_command(entry, db, port, workers), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"the server exited with {proc.returncode}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-            return proc
+        if all(_answers(port, f"/api/games/ready{i}") for i in range(4 * workers)):
+            return proc  # (ids that spread over the workers: each of them is serving)
         time.sleep(0.1)
     proc.kill()
     raise SystemExit("the server did not start within 60 s")
+
+
+def _answers(port: int, path: str) -> bool:
+    """Does a GET of `path` on a new connection get an HTTP answer?"""
+    try:
+        with socket.create_connection(("127.0.0.1", port), 2) as s:
+            s.settimeout(2)
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      "Connection: close\r\n\r\n".encode())
+            return s.recv(16).startswith(b"HTTP/1.1 ")
+    except OSError:
+        return False
 
 
 def process_tree(pid: int) -> list[int]:
@@ -652,6 +666,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--moves", choices=("ws", "http"), default="ws",
                     help="send moves on the seat's socket, as the web client does (ws), "
                          "or POST them (http)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="server processes of the server started (kamon serve --workers)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="also print each run as JSON")
     args = ap.parse_args(argv)
@@ -675,7 +691,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             port = free_port()
             db = str(Path(tempfile.mkdtemp(prefix="kamon-load-")) / "load.db")
-            proc = start_server(args.server, db, port)
+            proc = start_server(args.server, db, port, args.workers)
             base = f"http://127.0.0.1:{port}"
         try:
             if args.mode == "flood":

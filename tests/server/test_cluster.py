@@ -107,27 +107,31 @@ def test_a_move_stored_by_a_worker_that_does_not_own_the_game_reaches_its_socket
         serve: Any) -> None:
     """A move POSTed on a connection that came for another game is stored by that game's
     owner, not this one's; the owner is told and its sockets hear of each such move in
-    well under the 2 s poll (5 moves in a row, each under 0.5 s)."""
+    well under the 2 s poll (5 moves in a row, each under 0.5 s). The answer closes the
+    connection, so that the client's next request goes to the game's owner."""
     srv = serve(workers=2)
     a = _created_owned_by(srv, 0, ["human", "human"])
     b = _created_owned_by(srv, 1, ["human", "human"])
     tokens = {s["seat"]: s["token"] for s in a["seats"]}
-    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
-    with _socket(srv, a["id"]) as watcher, contextlib.closing(conn):
-        conn.request("GET", f"/api/games/{b['id']}")  # this connection goes to b's owner
-        first = conn.getresponse()
-        assert first.status == 200 and json.loads(first.read())["version"] == 0
+    with _socket(srv, a["id"]) as watcher:
         assert _state(watcher)["version"] == 0
         for version in range(5):
             pub = srv.api(f"/api/games/{a['id']}").json()
             tok = tokens[pub["to_move"]]
             mine = srv.api(f"/api/games/{a['id']}", token=tok).json()
-            conn.request("POST", f"/api/games/{a['id']}/moves", body=json.dumps(
-                {"token": tok, "action": mine["legal"][0]["id"], "version": version}),
-                headers={"content-type": "application/json"})
-            r = conn.getresponse()
-            assert r.status == 200, r.read()
-            r.read()
+            with contextlib.closing(http.client.HTTPConnection("127.0.0.1", srv.port,
+                                                               timeout=10)) as conn:
+                conn.request("GET", f"/api/games/{b['id']}")  # the connection: b's owner
+                first = conn.getresponse()
+                assert first.status == 200 and json.loads(first.read())["version"] == 0
+                assert first.getheader("connection") != "close"
+                conn.request("POST", f"/api/games/{a['id']}/moves", body=json.dumps(
+                    {"token": tok, "action": mine["legal"][0]["id"], "version": version}),
+                    headers={"content-type": "application/json"})
+                r = conn.getresponse()
+                assert r.status == 200, r.read()
+                r.read()
+                assert r.getheader("connection") == "close"
             stored = time.monotonic()
             assert _state_at(watcher, version + 1, timeout=5)["version"] == version + 1
             assert time.monotonic() - stored < 0.5, "the owner's socket waited for the poll"
@@ -313,3 +317,28 @@ def test_a_request_line_sent_in_pieces_is_routed_when_complete_without_spinning(
     assert head.startswith(b"HTTP/1.1 200"), head
     assert json.loads(body)["id"] == g["id"]
     assert spent < 0.3, f"the front spent {spent:.2f} s of CPU waiting for one line"
+
+
+def test_hundreds_of_connections_opened_at_once_are_all_served(serve: Any) -> None:
+    """300 connections that each send a request at the same moment (to games of both
+    workers, and to the lobby's API) all get their answer."""
+    import socket
+    srv = serve(workers=2)
+    g = _create(srv, ["human", "human"])
+    paths = [f"/api/games/{g['id']}", "/api/catalog", "/api/games/nosuchgame"]
+    conns = [socket.create_connection(("127.0.0.1", srv.port), timeout=20)
+             for _ in range(300)]
+    try:
+        for i, s in enumerate(conns):
+            s.sendall(f"GET {paths[i % 3]} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                      "Connection: close\r\n\r\n".encode())
+        statuses = []
+        for s in conns:
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
+            statuses.append(answer[9:12])
+    finally:
+        for s in conns:
+            s.close()
+    assert statuses == [b"200", b"200", b"404"] * 100

@@ -191,7 +191,8 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         created["spectator_url"] = base + created["spectator_link"]
         if any(s["kind"] == "bot" for s in created["seats"]):
             server.spawn(server.drive_bots(created["id"]))
-        return JSONResponse(created, status_code=201)
+        return JSONResponse(created, status_code=201, headers={"Connection": "close"}
+                            if server.elsewhere(created["id"]) else None)
 
     # These three are answered by FastPath before they reach FastAPI (they are every
     # move's requests); their definitions here document them and answer the same.

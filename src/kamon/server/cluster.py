@@ -54,6 +54,7 @@ MAX_WAITING = 1024  # connections the front holds before routing (the oldest go 
 RESTART_SECONDS = 1.0  # the least time between two starts of one worker
 STOP_SECONDS = 10.0  # how long the workers have to finish when the server stops
 TICK_SECONDS = 0.25
+HANDOFF_BUFFER = 1 << 20  # bytes of connections handed to a worker not yet taken
 
 
 def owner(game_id: str, workers: int) -> int:
@@ -250,7 +251,7 @@ class Front:
         self.tag = f"{os.getpid()}-{os.urandom(4).hex()}"
         self.selector = selectors.DefaultSelector()
         self.waiting: dict[socket.socket, tuple[str, float]] = {}
-        self.partial: set[socket.socket] = set()  # waiting for the rest of a request line
+        self.partial: set[socket.socket] = set()  # to route on the next tick
         self.stopping = False
         self.listener: socket.socket | None = None
         self.lock_dir = tempfile.mkdtemp(prefix="kamon-serve-")
@@ -258,8 +259,9 @@ class Front:
 
     def bind(self) -> None:
         """Listen on the server's address (an OSError if it is taken)."""
+        family = socket.AF_INET6 if ":" in self.opts.host else socket.AF_INET
         self.listener = socket.create_server((self.opts.host, self.opts.port),
-                                             backlog=2048)
+                                             family=family, backlog=2048)
         self.listener.setblocking(False)
 
     def start(self, w: _Worker) -> None:
@@ -274,6 +276,7 @@ class Front:
         theirs.close()
         if w.handoff is not None:
             w.handoff.close()
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, HANDOFF_BUFFER)
         ours.setblocking(False)
         w.handoff = ours
         w.started = time.monotonic()
@@ -333,18 +336,24 @@ class Front:
             return
         if b"\n" not in head and len(head) < PEEK_BYTES and \
                 time.monotonic() < self.waiting[conn][1]:
-            # the request line came in pieces: look again next tick (what was read stays
-            # unread, so the socket would be ready at once and the loop would spin)
-            self.selector.unregister(conn)
-            self.partial.add(conn)
+            self._later(conn)  # the request line came in pieces: look again then
             return
         w = self.workers[route(head, client, len(self.workers))]
         try:
             assert w.handoff is not None
             socket.send_fds(w.handoff, [b"c"], [conn.fileno()])
-        except OSError as exc:  # the worker is gone or far behind: the client retries
+        except BlockingIOError:  # the worker has many connections still to take: later
+            self._later(conn)
+            return
+        except OSError as exc:  # the worker is gone (it is being started again)
             log.warning("worker %d could not take a connection: %s", w.index, exc)
         self._drop(conn)
+
+    def _later(self, conn: socket.socket) -> None:
+        """Route a connection on the next tick (its unread bytes would make the loop
+        spin if it stayed registered)."""
+        self.selector.unregister(conn)
+        self.partial.add(conn)
 
     def _drop(self, conn: socket.socket) -> None:
         """Forget a waiting connection and close the front's copy of it."""

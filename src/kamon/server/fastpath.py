@@ -83,6 +83,8 @@ class FastPath:
             body = orjson.dumps({"error": f"the server failed on this request "
                                           f"({type(exc).__name__}); the error is in its log"})
         headers.append((b"content-length", str(len(body)).encode()))
+        if self.server.elsewhere(game_id):
+            headers.append((b"connection", b"close"))
         took = 1000 * (time.perf_counter() - started)
         headers.append((b"server-timing", f"app;dur={took:.2f}".encode()))
         await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -449,6 +449,12 @@ class Server:
                         continue
                     await self.publish(loaded, {})
 
+    def elsewhere(self, game_id: str) -> bool:
+        """Is the game owned by another worker? (Then an HTTP answer about it closes its
+        connection, so that the client's next request reaches the owner: the front
+        routes a connection by its first request.)"""
+        return self.peers is not None and not self.peers.owns(game_id)
+
     def on_peer(self, game_id: str, version: int, row: list[Any] | None,
                 drive: bool) -> None:
         """Another worker stored a write to a game this one owns (cluster.Peers): tell
