@@ -147,14 +147,23 @@ def test_bots_of_a_game_created_by_another_worker_move_and_answer_on_the_socket(
     token = next(s["token"] for s in g["seats"] if s["token"])
     with _socket(srv, g["id"], token) as ws:
         st = _state(ws)
-        for _ in range(4):
+        mine = 0
+        answered = 0  # human moves after which the bot moved before the human again
+        while answered < 3 and mine < 60 and not st["over"]:
             deadline = time.monotonic() + 20
-            while st["to_move"] != 1:
+            waited = False
+            while st["to_move"] != 1 and not st["over"]:
+                waited = True
                 st = _state(ws, max(0.01, deadline - time.monotonic()))
+            answered += waited and mine > 0
+            if st["over"]:
+                break
             ws.send(json.dumps({"type": "move", "action": st["legal"][0]["id"],
                                 "version": st["version"]}))
+            mine += 1
             st = _state_at(ws, st["version"] + 1)
-        assert st["version"] >= 8, "the bot and the human took turns"
+        assert st["version"] > mine >= 1, "the bot moved first"
+        assert answered == 3, "the bot answered the human's moves"
 
 
 def test_the_workers_end_with_the_front_stopped_or_killed_and_a_dead_one_is_replaced(
@@ -342,3 +351,46 @@ def test_hundreds_of_connections_opened_at_once_are_all_served(serve: Any) -> No
         for s in conns:
             s.close()
     assert statuses == [b"200", b"200", b"404"] * 100
+
+
+def test_a_worker_killed_between_commit_and_reply_is_replaced_and_the_retry_is_idempotent(
+        serve: Any, tmp_path: Path) -> None:
+    """The fault hook kills the game's owner right after its third move is committed,
+    before the answer: the front stays up and starts a new worker, which has that move
+    and answers the client's retry of it with the same game, storing nothing more."""
+    import sqlite3
+
+    import httpx
+    db = tmp_path / "kamon.db"
+    srv = serve(db, env={"KAMON_FAULT": "kill-after-commit:3"}, workers=2)
+    g = _create(srv, ["human", "human"])
+    gid, tokens = g["id"], {s["seat"]: s["token"] for s in g["seats"]}
+    body: dict[str, Any] = {}
+    for n in range(3):
+        pub = srv.api(f"/api/games/{gid}").json()
+        mine = srv.api(f"/api/games/{gid}", token=tokens[pub["to_move"]]).json()
+        body = {"token": tokens[pub["to_move"]], "action": mine["legal"][0]["id"],
+                "version": mine["version"]}
+        try:
+            r = httpx.post(f"{srv.url}/api/games/{gid}/moves", json=body, timeout=30)
+        except httpx.HTTPError:
+            assert n == 2, f"move {n + 1} was not answered"
+            break
+        assert r.status_code == 200 and n < 2, r.text
+    assert srv.proc is not None
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            retry = httpx.post(f"{srv.url}/api/games/{gid}/moves", json=body, timeout=30)
+            break
+        except httpx.HTTPError:  # the new worker is starting
+            assert time.monotonic() < deadline, "no worker answered the retry"
+            time.sleep(0.2)
+    assert srv.proc.poll() is None, "the front went down with its worker"
+    assert retry.status_code == 200, retry.text
+    assert retry.json()["version"] == 3
+    assert retry.json() == srv.api(f"/api/games/{gid}", token=body["token"]).json()
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT count(*) FROM actions WHERE game_id = ?",
+                            (gid,)).fetchone()[0]
+    assert rows == 3

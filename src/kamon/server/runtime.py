@@ -474,9 +474,11 @@ class Server:
         await self.publish(loaded, {})
 
     def close(self) -> None:
-        """Stop the pools and the store."""
+        """Stop the pools and the store. The bot processes are waited for (a decision
+        under way ends within its time budget), so that none is left behind and the
+        pool's semaphores are released rather than reported leaked at exit."""
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool.shutdown(wait=True, cancel_futures=True)
         if self.mover is not None:
             self.mover.shutdown()
         self.reads.shutdown()
