@@ -394,3 +394,45 @@ def test_a_worker_killed_between_commit_and_reply_is_replaced_and_the_retry_is_i
         rows = conn.execute("SELECT count(*) FROM actions WHERE game_id = ?",
                             (gid,)).fetchone()[0]
     assert rows == 3
+
+
+def test_peers_hear_only_processes_of_their_own_user() -> None:
+    """A datagram from a process of another user (here: a child that dropped to
+    `nobody`) is dropped unread; the same message from this user is heard."""
+    import asyncio
+
+    import pytest
+    if os.getuid() != 0:
+        pytest.skip("needs root to send from another user's process")
+    tag = f"uid-{os.getpid()}"
+    peer = Peers(tag, 1, 2)
+    gid = next(f"g{i}" for i in range(100) if owner(f"g{i}", 2) == 1)
+    message = json.dumps([gid, 5, None, True]).encode()
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child process)
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            import socket
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            s.sendto(message, peer.addresses[1])
+        finally:
+            os._exit(0)
+    assert os.waitpid(child, 0)[1] == 0
+    heard: list[tuple[str, int, Any, bool]] = []
+
+    async def main() -> None:
+        peer.listen(asyncio.get_running_loop(), lambda *m: heard.append(m))
+        await asyncio.sleep(0.2)
+        assert heard == [], "a message from another user was heard"
+        Peers(tag, 0, 2).tell(gid, 6, drive=True)
+        for _ in range(100):
+            if heard:
+                break
+            await asyncio.sleep(0.01)
+
+    try:
+        asyncio.run(main())
+    finally:
+        peer.close()
+    assert heard == [(gid, 6, None, True)]
