@@ -218,6 +218,33 @@ class ServerProcess:
         return httpx.post(self.url + path, json=body, timeout=30)
 
 
+def mover_payload(srv: ServerProcess, gid: str, tokens: dict[int, str]) -> dict[str, Any]:
+    """The payload of the seat to move (a real server process)."""
+    pub = srv.api(f"/api/games/{gid}").json()
+    return dict(srv.api(f"/api/games/{gid}", token=tokens[pub["to_move"]]).json())
+
+
+def moves_until_killed(srv: ServerProcess, gid: str, tokens: dict[int, str], moves: int
+                       ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """POST the mover's first legal action `moves` times, the server set to die after
+    committing the last one and before answering it: the last answered payload, and the
+    body of the move left unanswered (to retry)."""
+    acknowledged = None
+    body: dict[str, Any] = {}
+    for n in range(moves):
+        p = mover_payload(srv, gid, tokens)
+        body = {"token": tokens[p["you"]], "action": p["legal"][0]["id"],
+                "version": p["version"]}
+        try:
+            r = httpx.post(f"{srv.url}/api/games/{gid}/moves", json=body, timeout=30)
+        except httpx.HTTPError:
+            assert n == moves - 1, f"move {n + 1} was not answered"
+            break
+        assert r.status_code == 200 and n < moves - 1, r.text
+        acknowledged = r.json()
+    return acknowledged, body
+
+
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Any]:
     """serve(db=None, **kw): start a ServerProcess (a fresh SQLite file unless given);

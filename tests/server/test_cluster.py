@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 from kamon.server.cluster import Peers, owner, route
 from kamon.server.service import GameService
 from kamon.server.store import Store
-from tests.server.conftest import ServerProcess, alive, children_of
+from tests.server.conftest import ServerProcess, alive, children_of, moves_until_killed
 
 CLIENT_WORKER = zlib.crc32(b"127.0.0.1") % 2  # where a test's non-game requests go
 
@@ -365,18 +365,8 @@ def test_a_worker_killed_between_commit_and_reply_is_replaced_and_the_retry_is_i
     srv = serve(db, env={"KAMON_FAULT": "kill-after-commit:3"}, workers=2)
     g = _create(srv, ["human", "human"])
     gid, tokens = g["id"], {s["seat"]: s["token"] for s in g["seats"]}
-    body: dict[str, Any] = {}
-    for n in range(3):
-        pub = srv.api(f"/api/games/{gid}").json()
-        mine = srv.api(f"/api/games/{gid}", token=tokens[pub["to_move"]]).json()
-        body = {"token": tokens[pub["to_move"]], "action": mine["legal"][0]["id"],
-                "version": mine["version"]}
-        try:
-            r = httpx.post(f"{srv.url}/api/games/{gid}/moves", json=body, timeout=30)
-        except httpx.HTTPError:
-            assert n == 2, f"move {n + 1} was not answered"
-            break
-        assert r.status_code == 200 and n < 2, r.text
+    acknowledged, body = moves_until_killed(srv, gid, tokens, 3)
+    assert acknowledged is not None and acknowledged["version"] == 2
     assert srv.proc is not None
     deadline = time.monotonic() + 20
     while True:

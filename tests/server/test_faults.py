@@ -13,7 +13,13 @@ from typing import Any
 
 import httpx
 
-from tests.server.conftest import ServerProcess, alive, children_of
+from tests.server.conftest import (
+    ServerProcess,
+    alive,
+    children_of,
+    mover_payload,
+    moves_until_killed,
+)
 
 RESUME_DELAY = 5.0  # seconds a restarted server waits before its bot moves (see below)
 
@@ -35,11 +41,6 @@ def _rows(db: Path, gid: str) -> int:
                                 (gid,)).fetchone()[0])
 
 
-def _mover_payload(srv: ServerProcess, gid: str, tokens: dict[int, str]) -> dict[str, Any]:
-    pub = srv.api(f"/api/games/{gid}").json()
-    return dict(srv.api(f"/api/games/{gid}", token=tokens[pub["to_move"]]).json())
-
-
 def test_a_move_killed_between_commit_and_reply_is_kept_and_its_retry_is_idempotent(
         serve: Any, tmp_path: Path) -> None:
     """The fault hook kills the server right after the third move is committed, before
@@ -49,18 +50,7 @@ def test_a_move_killed_between_commit_and_reply_is_kept_and_its_retry_is_idempot
     srv = serve(db, env={"KAMON_FAULT": "kill-after-commit:3"})
     g = _created(srv, ["human", "human"])
     gid, tokens = g["id"], _tokens(g)
-    acknowledged = None
-    for n in range(3):
-        p = _mover_payload(srv, gid, tokens)
-        body = {"token": tokens[p["you"]], "action": p["legal"][0]["id"],
-                "version": p["version"]}
-        try:
-            r = httpx.post(f"{srv.url}/api/games/{gid}/moves", json=body, timeout=30)
-        except httpx.HTTPError:
-            assert n == 2, f"move {n + 1} was not answered"
-            break
-        assert r.status_code == 200 and n < 2, r.text
-        acknowledged = r.json()
+    acknowledged, body = moves_until_killed(srv, gid, tokens, 3)
     assert acknowledged is not None and acknowledged["version"] == 2
     assert srv.proc is not None and srv.proc.wait(timeout=10) == -signal.SIGKILL
     srv.stop()
@@ -143,7 +133,7 @@ def test_every_game_resumes_at_its_last_acknowledged_move_after_kill_9(
         tokens = _tokens(g)
         last = None
         for _ in range(7):
-            p = _mover_payload(srv, g["id"], tokens)
+            p = mover_payload(srv, g["id"], tokens)
             r = srv.api(f"/api/games/{g['id']}/moves",
                         {"token": tokens[p["you"]], "action": p["legal"][-1]["id"],
                          "version": p["version"]})
@@ -167,7 +157,7 @@ def test_a_retried_move_is_answered_with_the_same_result_and_stored_once(
     srv = serve(db)
     g = _created(srv, ["human", "human"])
     gid, tokens = g["id"], _tokens(g)
-    p = _mover_payload(srv, gid, tokens)
+    p = mover_payload(srv, gid, tokens)
     body = {"token": tokens[p["you"]], "action": p["legal"][0]["id"], "version": p["version"]}
     first = srv.api(f"/api/games/{gid}/moves", body)
     second = srv.api(f"/api/games/{gid}/moves", body)
