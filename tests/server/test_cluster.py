@@ -235,6 +235,15 @@ def test_a_store_sharing_the_writes_lock_waits_for_whoever_holds_it(tmp_path: Pa
     store.close()
 
 
+async def _until_heard(heard: list[Any], count: int) -> None:
+    """Wait (at most a second) until `count` messages have been heard."""
+    import asyncio
+    for _ in range(100):
+        if len(heard) >= count:
+            return
+        await asyncio.sleep(0.01)
+
+
 def test_peers_pass_writes_to_the_games_owner_and_drop_malformed_messages() -> None:
     """A write told by one worker reaches the game's owner as (game, version, row,
     drive); garbage on the owner's address is dropped."""
@@ -250,10 +259,7 @@ def test_peers_pass_writes_to_the_games_owner_and_drop_malformed_messages() -> N
         a.sock.sendto(b'[1, "x", null, false]', b.addresses[1])
         a.tell(gid, 7, ["move", 0, 12])
         a.tell(gid, -1, drive=True)
-        for _ in range(100):
-            if len(heard) >= 2:
-                break
-            await asyncio.sleep(0.01)
+        await _until_heard(heard, 2)
 
     try:
         asyncio.run(main())
@@ -416,10 +422,7 @@ def test_peers_hear_only_processes_of_their_own_user() -> None:
         await asyncio.sleep(0.2)
         assert heard == [], "a message from another user was heard"
         Peers(tag, 0, 2).tell(gid, 6, drive=True)
-        for _ in range(100):
-            if heard:
-                break
-            await asyncio.sleep(0.01)
+        await _until_heard(heard, 1)
 
     try:
         asyncio.run(main())

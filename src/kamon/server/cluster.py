@@ -115,9 +115,7 @@ class Peers:
         while True:
             try:
                 data, ancillary, _flags, _addr = self.sock.recvmsg(4096, CREDENTIALS)
-            except (BlockingIOError, InterruptedError):
-                return
-            except OSError:
+            except OSError:  # nothing more waiting (or the socket is closed)
                 return
             if _sender_uid(ancillary) != os.getuid():
                 continue  # only processes of the server's own user may tell it anything
