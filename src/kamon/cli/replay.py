@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -36,30 +35,7 @@ def load_record(path: Path, index: int | None) -> GameRecord:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if index is None:
-        try:
-            return GameRecord.from_json(json.loads(text))
-        except json.JSONDecodeError as exc:
-            if len(lines) > 1 and _is_json_object(lines[0]):
-                raise RecordError(f"{path} holds {len(lines)} records, one per line; choose one "
-                                  f"with --index 1..{len(lines)}") from None
-            raise RecordError(f"{path} is not a game record (invalid JSON: {exc})") from None
-    if not 1 <= index <= len(lines):
-        raise RecordError(f"{path} has {len(lines)} record line(s); --index {index} is out of "
-                          "range")
-    try:
-        return GameRecord.from_json(json.loads(lines[index - 1]))
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"line {index} of {path} is not valid JSON: {exc}") from None
-
-
-def _is_json_object(line: str) -> bool:
-    """True if a line is on its own a JSON object."""
-    try:
-        return isinstance(json.loads(line), dict)
-    except json.JSONDecodeError:
-        return False
+    return GameRecord.from_text(text, index, str(path))
 
 
 def replay_step(game: Game, state: State, record: GameRecord, i: int) -> Text:

@@ -71,6 +71,41 @@ class GameRecord:
             raise RecordError("record field 'seats' must be a list of strings")
         return cls(game, players, seed, dict(options), list(actions), list(seats))
 
+    @classmethod
+    def from_text(cls, text: str, index: int | None = None, name: str = "the file"
+                  ) -> GameRecord:
+        """A record from a record file's text: one JSON object, or (JSON lines, as
+        `simulate` writes) line `index`, from 1; RecordError names `name` and the fault.
+
+        >>> GameRecord.from_text('{"game": "clansman", "players": 4, "seed": 7}').seed
+        7
+        >>> GameRecord.from_text('{"game": "a", "players": 1, "seed": 1}\\n{}')
+        Traceback (most recent call last):
+        kamon.core.errors.RecordError: the file holds 2 records, one per line: choose one (1 to 2)
+        """
+        if not text.strip():
+            raise RecordError(f"{name} is empty")
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if index is not None:
+            if isinstance(index, bool) or not isinstance(index, int) \
+                    or not 1 <= index <= len(lines):
+                raise RecordError(f"{name} has {len(lines)} record line(s); record "
+                                  f"{str(index)[:20]} is not one of them")
+            text = lines[index - 1]
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if index is None and len(lines) > 1 and _json_object(lines[0]):
+                raise RecordError(f"{name} holds {len(lines)} records, one per line: "
+                                  f"choose one (1 to {len(lines)})") from None
+            raise RecordError(f"{name} is not a game record: it is not valid JSON "
+                              f"({exc.msg} at line {exc.lineno}, column {exc.colno})"
+                              ) from None
+        except RecursionError:
+            raise RecordError(f"{name} is not a game record: it is nested too deeply"
+                              ) from None
+        return cls.from_json(data)
+
     def dumps(self) -> str:
         """The record as indented JSON text."""
         return json.dumps(self.to_json(), indent=1)
@@ -98,6 +133,14 @@ class GameRecord:
         """The record of a state's history (action_text maps ids to notation)."""
         return cls(game, state.num_players, seed, dict(options),
                    [action_text(a) for a in state.history], list(seats or []))
+
+
+def _json_object(line: str) -> bool:
+    """Is this line on its own a JSON object?"""
+    try:
+        return isinstance(json.loads(line), dict)
+    except (json.JSONDecodeError, RecursionError):
+        return False
 
 
 def replay(record: GameRecord, upto: int | None = None) -> State:
