@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from kamon.server.app import create_app
+from tests.server.cluster import ClusterError, PostgresCluster, free_port
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def create(c: TestClient, game: str = "white-castle", players: int = 2,
                             "seats": seats or ["human"] * players}
     body.update(extra)
     if "seed" in body and body["seats"].count("human") > 1:
-        server = c.app.state.server  # type: ignore[attr-defined]
+        server = c.app.state.live  # type: ignore[attr-defined]
         assert "human" in body["seats"] and set(body["seats"]) == {"human"}, \
             "an operator-seeded game here has human seats only (no bot driver is started)"
         return dict(server.service.create(body, operator=True))
@@ -109,13 +109,6 @@ def play_humans(c: TestClient, gid: str, tokens: dict[int, str],
 
 # --- real server processes (kill -9, busy databases) ---------------------------------------
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def children_of(pid: int) -> list[int]:
     """The processes whose parent is `pid` (from /proc)."""
     found = []
@@ -142,16 +135,17 @@ def alive(pid: int) -> bool:
 
 
 class ServerProcess:
-    """`kamon serve` on a free 127.0.0.1 port over one SQLite file, in a session of its
-    own so that it and its bot workers can be stopped together; `kill9` kills the server
-    process alone, as a crash would."""
+    """`kamon serve` on a free 127.0.0.1 port over one database (an SQLite file, or a
+    PostgreSQL URL), in a session of its own so that it and its bot workers can be
+    stopped together; `kill9` kills the server process alone, as a crash would."""
 
-    def __init__(self, db: Path, log: Path, env: dict[str, str] | None = None,
-                 bot_workers: int = 1, bot_delay: float = 0.0, workers: int = 1) -> None:
-        """Where it serves (`workers` server processes); `start` runs it."""
+    def __init__(self, db: Path | str, log: Path, env: dict[str, str] | None = None,
+                 bot_workers: int = 1, bot_delay: float = 0.0,
+                 args: list[str] | None = None) -> None:
+        """Where it serves (`db`: a file or a URL; `args`: more flags); `start` runs it."""
         self.db, self.log = db, log
         self.env = env or {}
-        self.workers = workers
+        self.args = args or []
         self.bot_workers, self.bot_delay = bot_workers, bot_delay
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
@@ -166,7 +160,7 @@ class ServerProcess:
         """Run it and wait until GET /api/catalog answers."""
         cmd = [sys.executable, "-m", "kamon.cli", "serve", "--host", "127.0.0.1", "--port",
                str(self.port), "--db", str(self.db), "--bot-workers", str(self.bot_workers),
-               "--bot-delay", str(self.bot_delay), "--workers", str(self.workers)]
+               "--bot-delay", str(self.bot_delay), *self.args]
         with self.log.open("ab") as out:
             out.write(f"\n$ {' '.join(cmd)} {self.env}\n".encode())
             out.flush()
@@ -259,3 +253,19 @@ def serve(tmp_path: Path) -> Iterator[Any]:
     yield make
     for srv in started:
         srv.stop()
+
+
+# --- PostgreSQL, and the proxy in front (tests/server/cluster.py) ---------------------------
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster for the session's tests, on a unix socket; skipped,
+    with the reason, only when it cannot be started here."""
+    try:
+        cluster = PostgresCluster().start()
+    except ClusterError as exc:
+        pytest.skip(str(exc))
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()

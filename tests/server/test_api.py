@@ -17,7 +17,7 @@ from tests.server.conftest import create, get, move, play_humans, token_of, wait
 
 def snapshot(c: TestClient, gid: str) -> dict[str, Any]:
     """What a refusal must leave unchanged: the stored version and the public position."""
-    server = c.app.state.server  # type: ignore[attr-defined]
+    server = c.app.state.live  # type: ignore[attr-defined]
     p = get(c, gid)
     return {"version": server.store.version(gid), "rows": len(server.store.actions(gid)),
             "view": p["view"], "to_move": p["to_move"]}
@@ -74,7 +74,7 @@ def test_create_gives_one_unguessable_link_per_human_seat_and_a_spectator_link(
 
 def test_create_stores_no_token_only_its_hash(client: TestClient) -> None:
     g = create(client)
-    server = client.app.state.server  # type: ignore[attr-defined]
+    server = client.app.state.live  # type: ignore[attr-defined]
     stored = [s.token_hash for s in server.store.seats(g["id"])]
     for s in g["seats"]:
         assert s["token"] not in stored
@@ -113,7 +113,7 @@ def test_create_with_options_sets_the_game_up_with_them(client: TestClient) -> N
 ])
 def test_create_refuses_a_bad_request_with_400_and_stores_nothing(
         client: TestClient, body: Any, message: str) -> None:
-    server = client.app.state.server  # type: ignore[attr-defined]
+    server = client.app.state.live  # type: ignore[attr-defined]
     r = client.post("/api/games", json=body)
     assert r.status_code == 400, r.text
     assert message in r.json()["error"]
@@ -179,7 +179,7 @@ def test_a_move_by_notation_or_by_id_is_played_stored_and_versioned(
     legal2 = get(client, g["id"], tok2)["legal"]
     r = move(client, g["id"], tok2, legal2[-1]["id"], 1)
     assert r.status_code == 200 and r.json()["version"] == 2
-    server = client.app.state.server  # type: ignore[attr-defined]
+    server = client.app.state.live  # type: ignore[attr-defined]
     rows = server.store.actions(g["id"])
     assert [(row.kind, row.notation) for row in rows] == [
         ("move", legal[0]["notation"]), ("move", legal2[-1]["notation"])]
@@ -296,7 +296,7 @@ def test_bots_move_server_side_until_a_human_is_to_decide(client: TestClient) ->
     tok = token_of(g, 1)
     p = wait_for(client, g["id"], tok, lambda q: q["to_move"] == 1)
     assert p["legal"]
-    server = client.app.state.server  # type: ignore[attr-defined]
+    server = client.app.state.live  # type: ignore[attr-defined]
     rows = server.store.actions(g["id"])
     assert all(row.seat != 1 for row in rows)  # every stored move so far is a bot's
 

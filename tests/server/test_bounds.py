@@ -16,9 +16,9 @@ from tests.server.conftest import create, get, move, token_of, wait_for
 
 
 def test_requests_about_unknown_games_leave_nothing_behind(client: TestClient) -> None:
-    """40,000 such POSTs once grew the server by 300 MB: now each leaves no lock, no
-    cache entry and no socket (25 of each kind here, within the write rate limit)."""
-    server = client.app.state.server  # type: ignore[attr-defined]
+    """40,000 such POSTs once grew the server by 300 MB: now each leaves no cache entry,
+    no socket and no bot driver (25 of each kind here, within the write rate limit)."""
+    server = client.app.state.live  # type: ignore[attr-defined]
     for _ in range(25):
         gid = secrets.token_urlsafe(9)
         assert client.post(f"/api/games/{gid}/moves",
@@ -28,7 +28,7 @@ def test_requests_about_unknown_games_leave_nothing_behind(client: TestClient) -
         assert client.get(f"/api/games/{gid}").status_code == 404
     with client.websocket_connect(f"/api/games/{secrets.token_urlsafe(9)}/ws") as ws:
         assert ws.receive_json()["status"] == 404
-    assert len(server.locks) == 0
+    assert server.bots.driving == set() and server.behind == {}
     assert len(server.service.cache) == 0
     assert server.hub.games == {} and server.hub.count == 0
 
@@ -36,7 +36,7 @@ def test_requests_about_unknown_games_leave_nothing_behind(client: TestClient) -
 def test_the_game_cache_is_bounded_and_finished_games_leave_it_first(
         client: TestClient) -> None:
     from kamon.server.service import GameCache  # (the server had no bounded cache before)
-    server = client.app.state.server  # type: ignore[attr-defined]
+    server = client.app.state.live  # type: ignore[attr-defined]
     server.service.cache = cache = GameCache(live=3, finished=1)
     games = [create(client, "white-castle", 1, ["human"]) for _ in range(6)]
     for g in games:

@@ -26,7 +26,7 @@ def test_payloads_from_memory_match_payloads_after_a_rebuild(client: TestClient,
     g = create(client, game, players, ["human"] * players)
     gid = g["id"]
     tokens = {s: token_of(g, s) for s in range(players)}
-    service = client.app.state.server.service  # type: ignore[attr-defined]
+    service = client.app.state.live.service  # type: ignore[attr-defined]
     rng = random.Random(5)
     for _ in range(12):
         kept = _payloads(client, gid, tokens)  # the created game, then the moved one

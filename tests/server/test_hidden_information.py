@@ -13,7 +13,7 @@ from tests.server.conftest import create, get, move, token_of
 
 def hidden_cards(c: TestClient, gid: str) -> set[str]:
     """The card ids in the game's face-down piles right now (from the server's own state)."""
-    state = c.app.state.server.service.load(gid).state  # type: ignore[attr-defined]
+    state = c.app.state.live.service.load(gid).state  # type: ignore[attr-defined]
     if hasattr(state, "steward_deck"):
         return set(state.steward_deck) | set(state.diplomat_deck) | {
             str(x) for x in getattr(state, "solo_deck", [])}
@@ -22,7 +22,7 @@ def hidden_cards(c: TestClient, gid: str) -> set[str]:
 
 def secrets_of(c: TestClient, gid: str) -> list[str]:
     """Strings whose presence in a response would leak: the seed and the RNG state."""
-    server = c.app.state.server  # type: ignore[attr-defined]
+    server = c.app.state.live  # type: ignore[attr-defined]
     state = server.service.load(gid).state
     return [str(server.store.game(gid).seed), str(state.rng.state)]
 
@@ -54,7 +54,7 @@ def _exercise(c: TestClient, game: str, players: int, moves: int) -> None:
     """Play a game with every seat human, checking every response and socket message."""
     g = create(c, game, players, ["human"] * players)  # no seed: it is secret
     text = json.dumps(g)
-    assert str(c.app.state.server.store.game(g["id"]).seed) not in text  # type: ignore
+    assert str(c.app.state.live.store.game(g["id"]).seed) not in text  # type: ignore
     tokens = [token_of(g, s) for s in range(players)]
     with c.websocket_connect(f"/api/games/{g['id']}/ws") as spectator, \
             c.websocket_connect(f"/api/games/{g['id']}/ws?token={tokens[-1]}") as seat1:
@@ -92,4 +92,4 @@ def test_the_record_stays_closed_while_the_game_is_on(client: TestClient) -> Non
     g = create(client)
     r = client.get(f"/api/games/{g['id']}/record")
     assert r.status_code == 409
-    assert str(client.app.state.server.store.game(g["id"]).seed) not in r.text  # type: ignore
+    assert str(client.app.state.live.store.game(g["id"]).seed) not in r.text  # type: ignore

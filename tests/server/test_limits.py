@@ -18,7 +18,7 @@ from tests.server.conftest import create, get, token_of
 
 
 def _count(c: TestClient) -> int:
-    return int(c.app.state.server.store.count_games())  # type: ignore[attr-defined]
+    return int(c.app.state.live.store.count_games())  # type: ignore[attr-defined]
 
 
 # --- headers ---------------------------------------------------------------------------
@@ -160,6 +160,43 @@ def test_a_socket_that_floods_the_server_is_closed(client: TestClient) -> None:
         assert closed.value.code == 1008
 
 
+@pytest.mark.parametrize("text", ["hello", "{not json", "[1, 2]", '{"no": "type"}',
+                                  '{"type": "shout"}', '"\\ud800"'])
+def test_a_socket_message_that_is_not_a_move_undo_or_ping_is_refused_with_the_reason(
+        client: TestClient, text: str) -> None:
+    """Every text frame gets an answer: one that is not JSON, or not an object with a
+    known `type`, is a `refused` message (400) saying what a message must be; the
+    socket stays open and the game is unchanged."""
+    g = create(client, "white-castle", 1, ["human"])
+    with client.websocket_connect(f"/api/games/{g['id']}/ws") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_text(text)
+        refused = ws.receive_json()
+        assert refused["type"] == "refused" and refused["status"] == 400, refused
+        assert "socket message" in refused["error"] and refused["version"] is None
+        ws.send_text("ping")
+        assert ws.receive_json() == {"type": "pong"}
+    assert get(client, g["id"])["version"] == 0
+
+
+@pytest.mark.parametrize("path", ["moves", "undo"])
+def test_a_token_that_is_not_text_a_seat_could_have_is_refused_with_403(
+        client: TestClient, path: str) -> None:
+    """A token holding a lone UTF-16 surrogate (valid JSON, no valid UTF-8) once failed
+    in hashing with a 500: it is a token of no seat, 403, and nothing is stored."""
+    g = create(client, "white-castle", 2, ["human", "human"])
+    for token in ("\\ud800", "\\udfff\\ud800x", "a b", "tok\\u0000en"):
+        r = client.post(f"/api/games/{g['id']}/{path}",
+                        content=f'{{"token": "{token}", "action": 77, "version": 0}}',
+                        headers={"content-type": "application/json"})
+        assert r.status_code == 403, r.text
+        assert "not a seat of this game" in r.json()["error"]
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?token=%ED%A0%80") as ws:
+        refused = ws.receive_json()
+        assert refused["type"] == "error" and refused["status"] == 403
+    assert get(client, g["id"])["version"] == 0
+
+
 # --- the seed --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("seats", "extra"), [
@@ -180,7 +217,7 @@ def test_a_practice_game_takes_a_seed_and_says_so_and_others_are_drawn(
         client: TestClient) -> None:
     practice = create(client, "white-castle", 2, ["human", "random"], seed=7)
     assert practice["mode"] == "practice"
-    server = client.app.state.server  # type: ignore[attr-defined]
+    server = client.app.state.live  # type: ignore[attr-defined]
     assert server.store.game(practice["id"]).seed == 7
     assert get(client, practice["id"])["mode"] == "practice"
     drawn = [create(client, "white-castle", 2, ["human", "human"]) for _ in range(2)]

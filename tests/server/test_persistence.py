@@ -4,13 +4,6 @@ started by the test)."""
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -55,8 +48,8 @@ def test_bots_think_in_worker_processes(db_path: Path) -> None:
         g = create(c, "clansman", 4, ["human", "normal", "easy", "random"], seed=5)
         tok = token_of(g, 0)
         play_humans(c, g["id"], {0: tok}, 6)
-        server = c.app.state.server  # type: ignore[attr-defined]
-        assert type(server.pool).__name__ == "ProcessPoolExecutor"
+        server = c.app.state.live  # type: ignore[attr-defined]
+        assert type(server.bots.pool).__name__ == "ProcessPoolExecutor"
         rows = server.store.actions(g["id"])
         assert {1, 2, 3} <= {r.seat for r in rows}
 
@@ -66,7 +59,7 @@ def test_the_store_refuses_a_second_write_at_one_version(db_path: Path) -> None:
     store_a, store_b = Store(str(db_path)), Store(str(db_path))
     service = GameService(store_a)
     g = service.create({"game": "white-castle", "players": 2, "seed": 1})
-    assert store_a.append(g["id"], 0, "move", 0, 77, "draft 1", "playing") == 1
+    assert store_a.append(g["id"], 0, "move", 0, 77, "draft 1", "playing")[0] == 1
     with pytest.raises(VersionConflict):
         store_b.append(g["id"], 0, "move", 1, 78, "draft 2", "playing")
     assert [r.notation for r in store_b.actions(g["id"])] == ["draft 1"]
@@ -82,54 +75,11 @@ def test_a_corrupt_stored_record_is_refused_with_a_message(db_path: Path) -> Non
     assert err.value.status == 500 and "does not replay at move 1" in err.value.message
 
 
-# --- PostgreSQL ---------------------------------------------------------------------------
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster (Debian's postgresql), listening on a unix socket;
-    skipped, with the reason, only when it cannot be started here."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if not found:
-        pytest.skip("PostgreSQL is not installed (run scripts/system-deps.sh)")
-    bindir = Path(found[-1]).parent
-    base = Path(tempfile.mkdtemp(prefix="kamon-pg-"))
-    data = base / "data"
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: use its own account
-        if shutil.which("runuser") is None:
-            pytest.skip("running as root without runuser: cannot start PostgreSQL")
-        prefix = ["runuser", "-u", "postgres", "--"]
-        shutil.chown(base, "postgres")
-        os.chmod(base, 0o700)
-    port = _free_port()
-    try:
-        subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
-                        "--auth=trust"], check=True, capture_output=True, timeout=120)
-        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l",
-                        str(base / "log"), "-o",
-                        f"-k {base} -p {port} -c listen_addresses=''", "start"],
-                       check=True, capture_output=True, timeout=120)
-    except (subprocess.SubprocessError, OSError) as exc:
-        detail = getattr(exc, "stderr", b"") or b""
-        shutil.rmtree(base, ignore_errors=True)
-        pytest.skip(f"PostgreSQL could not be started: {exc} {detail.decode()[:300]}")
-    try:
-        yield f"postgresql://postgres@/postgres?host={base}&port={port}"
-    finally:
-        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast",
-                        "stop"], capture_output=True, timeout=120)
-        shutil.rmtree(base, ignore_errors=True)
-
+# --- PostgreSQL (the postgres_url fixture is conftest's) ---------------------------------
 
 def test_postgresql_stores_moves_refuses_stale_writes_and_resumes(postgres_url: str) -> None:
     with TestClient(create_app(postgres_url, bot_workers=0, bot_delay=0, rate=0)) as c:
-        assert c.app.state.server.store.engine.dialect.name == "postgresql"  # type: ignore
+        assert c.app.state.live.store.engine.dialect.name == "postgresql"  # type: ignore
         g = create(c, "clansman", 4, ["human", "random", "human", "random"])
         tokens = {0: token_of(g, 0), 2: token_of(g, 2)}
         play_humans(c, g["id"], tokens, 12)
@@ -147,9 +97,9 @@ def test_a_thinking_bot_does_not_hold_up_other_games(db_path: Path) -> None:
     """While a hard bot searches in one game (in a worker process), moves in another game
     are played and answered: game A is still waiting for its bot when game B has moved on."""
     with TestClient(create_app(str(db_path), bot_workers=1, bot_delay=0, rate=0)) as c:
-        server = c.app.state.server  # type: ignore[attr-defined]
+        server = c.app.state.live  # type: ignore[attr-defined]
         a = create(c, "clansman", 4, ["hard"] * 4, seed=13)
-        wait_for(c, a["id"], None, lambda q: a["id"] in server.driving, timeout=30)
+        wait_for(c, a["id"], None, lambda q: a["id"] in server.bots.driving, timeout=30)
         b = create(c, "white-castle", 2, ["human", "human"], seed=14)
         tokens = {0: token_of(b, 0), 1: token_of(b, 1)}
         play_humans(c, b["id"], tokens, 6)

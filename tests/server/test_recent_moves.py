@@ -68,7 +68,7 @@ def test_recent_spans_a_whole_turn_and_survives_a_reload(client: TestClient) -> 
     assert mine["recent"], mine["recent"]
     entry = mine["recent"][0]
     assert entry["seat"] == 1 - viewer
-    server = client.app.state.server  # type: ignore[attr-defined]
+    server = client.app.state.live  # type: ignore[attr-defined]
     server.service.cache.drop(gid)      # rebuilt from the store on the next read
     again = get(client, gid, toks[viewer])
     assert again["recent"] == mine["recent"]

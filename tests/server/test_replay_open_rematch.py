@@ -23,7 +23,6 @@ from fastapi.testclient import TestClient
 
 from kamon.core.record import GameRecord, replay
 from tests.server.conftest import create, free_port, get, play_humans, token_of
-from tests.server.test_persistence import postgres_url  # noqa: F401  (its fixture)
 
 
 def finished_solo(c: TestClient, seed: int = 3) -> dict[str, Any]:
@@ -297,7 +296,7 @@ def test_a_rematch_has_the_same_seats_and_tokens_and_a_new_deal(client: TestClie
     again = client.post(f"/api/games/{gid}/rematch", json={"token": tokens[0]})
     assert again.status_code == 200 and again.json()["id"] == new["id"]
     assert client.get(f"/api/games/{gid}/rematch").json()["rematch"]["id"] == new["id"]
-    server = client.app.state.server  # type: ignore[attr-defined]
+    server = client.app.state.live  # type: ignore[attr-defined]
     old_row = server.store.game(gid)
     new_row = server.store.game(new["id"])
     assert new_row.seed != old_row.seed and new_row.mode == "casual"
@@ -314,12 +313,12 @@ def test_a_practice_rematch_may_choose_its_deal_and_keeps_bot_levels(
     assert r.status_code == 201, r.text
     new = r.json()
     assert new["mode"] == "practice" and new["seats"][1]["level"] == "easy"
-    server = client.app.state.server  # type: ignore[attr-defined]
+    server = client.app.state.live  # type: ignore[attr-defined]
     assert server.store.game(new["id"]).seed == 12
 
 
 def test_on_postgresql_one_of_many_joiners_gets_the_last_seat_and_one_rematch_is_made(
-        postgres_url: str) -> None:  # noqa: F811  (the fixture imported above)
+        postgres_url: str) -> None:
     """The same guarantees on PostgreSQL (row locks instead of SQLite's single writer):
     eight threads join the last seat at once, one gets it; two rematch requests at once
     make one rematch."""

@@ -19,7 +19,7 @@ from tests.server.conftest import create, get, token_of
 
 def stored_version(c: TestClient, gid: str) -> int:
     """The version the store holds (not the cache's)."""
-    server = c.app.state.server  # type: ignore[attr-defined]
+    server = c.app.state.live  # type: ignore[attr-defined]
     version = server.store.version(gid)
     assert isinstance(version, int)
     return version

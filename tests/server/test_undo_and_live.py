@@ -30,7 +30,7 @@ def test_undo_takes_back_a_decision_that_revealed_nothing(client: TestClient) ->
     back = r.json()
     assert back["version"] == 2  # the undo is a row of its own: the record only grows
     assert back["view"] == before["view"] and back["legal"] == before["legal"]
-    rows = client.app.state.server.store.actions(g["id"])  # type: ignore[attr-defined]
+    rows = client.app.state.live.store.actions(g["id"])  # type: ignore[attr-defined]
     assert [row.kind for row in rows] == ["move", "undo"]
 
 
@@ -153,5 +153,5 @@ def test_a_socket_sees_bot_moves_as_they_happen(client: TestClient) -> None:
             p = ws.receive_json()["payload"]
             versions.append(p["version"])
         assert versions == list(range(versions[0], versions[0] + len(versions)))
-        rows = client.app.state.server.store.actions(g["id"])  # type: ignore[attr-defined]
+        rows = client.app.state.live.store.actions(g["id"])  # type: ignore[attr-defined]
         assert {row.seat for row in rows} == {0, 1}  # both seats moved; every move pushed

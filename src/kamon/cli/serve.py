@@ -1,15 +1,17 @@
 """`kamon serve`: the web app (play in the browser, invite friends), games stored in --db.
 
-The server's own runner (`kamon.server.run`) holds the uvicorn settings and limits; this
-command only reads the flags and prints where it serves.
+These are the server's only flags (`python -m kamon.server` is this command too); the
+server's own runner (`kamon.server.process`) holds the uvicorn settings and limits.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated
 
 import typer
 from rich.text import Text
+from sqlalchemy.engine import make_url
 
 from kamon.cli.app import (
     app,
@@ -20,13 +22,29 @@ from kamon.core.errors import KamonError
 from kamon.server.guard import MAX_BODY, RATE
 
 
+def trusted(values: list[str]) -> list[str]:
+    """The --trusted-proxy values, each an address or a network; KamonError for another.
+
+    >>> trusted(["127.0.0.1", "10.0.0.0/8"])
+    ['127.0.0.1', '10.0.0.0/8']
+    """
+    for value in values:
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise KamonError(f"--trusted-proxy {value!r} is not an IP address or network "
+                             "(e.g. 127.0.0.1 or 10.0.0.0/8)") from None
+    return values
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: the whole "
                                            "network)")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port")] = 8000,
-    db: Annotated[str, typer.Option(help="an SQLite file path, or a URL such as "
-                                         "postgresql://user:pass@host/dbname")] = "kamon.db",
+    db: Annotated[str, typer.Option(help="an SQLite file path (one server process), or a "
+                                         "URL such as postgresql://user:pass@host/dbname "
+                                         "(any number of processes)")] = "kamon.db",
     bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before it moves, "
                                                   "so people can follow")] = 0.6,
     bot_workers: Annotated[int | None, typer.Option(
@@ -37,24 +55,23 @@ def serve(
         help="writes per second one client address may make (0: no limit)")] = RATE,
     rate_burst: Annotated[float | None, typer.Option(
         help="writes a client may make at once (default: 3 seconds' worth)")] = None,
-    workers: Annotated[int, typer.Option(
-        min=1, max=64, help="server processes: with several, each game is served by one "
-                            "of them (use the machine's cores for many busy games)")] = 1,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        help="the address (or network) of a reverse proxy in front: its X-Forwarded-For "
+             "names the client (repeat for several; none: the header is ignored)")] = None,
 ) -> None:
     """Run the web app: play in the browser, invite friends by link, games stored in --db."""
     console = make_console()
     with friendly_errors():
-        from kamon.server.run import ServeOptions, prepare
-        from kamon.server.run import serve as run_server
+        from kamon.server.app import create_app
+        from kamon.server.process import serve as run_server
 
-        opts = ServeOptions(host, port, db, bot_delay, bot_workers, max_body, rate_limit,
-                            rate_burst, workers)
+        proxies = trusted(trusted_proxy or [])
         try:
-            web = prepare(opts)
-        except RuntimeError as exc:  # an unreachable database, a bad URL, an unwritable file
-            raise KamonError(str(exc)) from None
+            web = create_app(db, bot_workers=bot_workers, bot_delay=bot_delay,
+                             max_body=max_body, rate=rate_limit, burst=rate_burst)
+        except Exception as exc:  # an unreachable database, a bad URL, an unwritable file
+            raise KamonError(f"cannot open the database {db!r}: {exc}") from None
+        shown = db if "://" not in db else make_url(db).render_as_string(hide_password=True)
         console.print(Text.assemble(("kamon", "bold"), f" serving on http://{host}:{port}/ "
-                                    f"(games stored in {db}"
-                                    f"{f'; {workers} server processes' if workers > 1 else ''}"
-                                    "); Ctrl-C stops"))
-        run_server(opts, web)
+                                    f"(games stored in {shown}); Ctrl-C stops"))
+        run_server(web, host, port, proxies)

@@ -1,6 +1,8 @@
-"""`python -m kamon.server`: the web server with every flag of `kamon serve`."""
+"""`python -m kamon.server`: `kamon serve`, with the same flags."""
 
-from kamon.server.run import main
+from kamon.cli import main
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    import sys
+    sys.argv[1:1] = ["serve"]
+    main()

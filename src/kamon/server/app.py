@@ -1,26 +1,33 @@
-"""The kamon web app: REST routes, a WebSocket per game, bots in worker processes.
+"""The kamon web app: every route, defined once, over the live games of this process.
 
-Routes (JSON; every refusal is `{"error": "<what was wrong>"}` with its status):
+Routes (JSON; every refusal is `{"error": "<what was wrong>"}` with its status,
+errors.py):
   GET  /api/catalog                      games, options and seat kinds to create with
   GET  /api/data/{game}                  component texts for the client's explanations
+  GET  /api/health                       this process serves, and its id (for a proxy)
   POST /api/games                        create: {game, players, seats, options, rated?,
-                                         seed? (practice games only)}
+                                         public?, seed? (practice games only)}
   GET  /api/games/{id}?token=T           the viewer's payload (no token: a spectator)
   POST /api/games/{id}/moves             {token, action, version}
   POST /api/games/{id}/undo              {token, version}
   GET  /api/games/{id}/record            the finished game's record
-  WS   /api/games/{id}/ws?token=T        the viewer's payload after every change
-                                         (and the seat's moves and undos, sent on it):
-                                         sockets.py
-  ...  replays, open games and rematches: routes_more.py (and "public" on create)
-and the browser client: `/` (lobby), `/play/{id}` (a game), `/static/...`, `/docs`.
+  WS   /api/games/{id}/ws?token=T        the viewer's payload after every change, and
+                                         the seat's moves and undos (sockets.py)
+  GET  /api/games/{id}/replay?step=k     a finished game at step k (0: the setup; no k:
+                                         the end): payload, the step's log lines, timeline
+  POST /api/replays                      {text, index?, step?}: the same for a record file
+  GET  /api/open                         the public games waiting for players
+  POST /api/open/{id}/join               {seat?}: take a free seat; its token and link
+  POST /api/games/{id}/rematch           {token, seed? (practice only)}: the rematch
+  GET  /api/games/{id}/rematch           {"rematch": null or its id and seats}
+and the browser client: `/` (lobby), `/play/{id}` (a game), `/replay[/{id}]`,
+`/static/...`, `/docs`.
 
 Every answer carries a strict Content-Security-Policy, X-Frame-Options,
 X-Content-Type-Options and `Referrer-Policy: no-referrer`; writes must be JSON, at most
-`max_body` bytes, and at most `rate` a second per client (guard.py). The event loop never
-waits for the database or the engine (runtime.py). A busy or failing database is a 503
-(with Retry-After when a retry may help), a damaged stored game a 500, each naming the
-game and the problem, while every other game goes on being served.
+`max_body` bytes, and at most `rate` a second per client (guard.py). A busy or failing
+database is a 503 (with Retry-After when a retry may help), a damaged stored game a 500,
+each naming the game and the problem, while every other game goes on being served.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import contextlib
 import functools
 import hashlib
 import importlib
+import json
 import logging
 import os
 import re
@@ -39,29 +47,38 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import WebSocketRoute
 
 from kamon.games import GAMES, get_game
-from kamon.server.fastpath import FastPath
+from kamon.server import open_games, rematch, replays
+from kamon.server.errors import ServiceError, failure, http_refusal
 from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, RateLimiter, parse_json
-from kamon.server.open_games import create as create_game
-from kamon.server.routes_more import add_routes
-from kamon.server.runtime import Server
-from kamon.server.service import GAME_ID, ServiceError
+from kamon.server.live import LiveGames
+from kamon.server.service import GAME_ID
+from kamon.server.sockets import GameSocket
+from kamon.server.views import encode
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("kamon.server")
 
 
-def _error(status: int, message: str, retry_after: int | None = None) -> JSONResponse:
-    """A refusal as JSON (with Retry-After when waiting may help)."""
-    body: dict[str, Any] = {"error": message}
-    headers = {}
-    if retry_after is not None:
-        body["retry_after"] = retry_after
-        headers["Retry-After"] = str(retry_after)
-    return JSONResponse(body, status_code=status, headers=headers)
+class JSONBytes(Response):
+    """An answer whose JSON is already serialised (or is serialised here, fast)."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        """The body: bytes as they are, anything else as JSON."""
+        return content if isinstance(content, bytes) else encode(content)
+
+
+def refused(exc: ServiceError) -> Response:
+    """A refusal as an HTTP answer (errors.py builds it)."""
+    status, headers, body = http_refusal(exc)
+    return Response(body, status_code=status, headers={
+        k.decode(): v.decode() for k, v in headers if k != b"content-length"})
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -82,15 +99,24 @@ def _game_id(game_id: str) -> str:
     return game_id
 
 
-def _json(data: bytes) -> Response:
-    """Already serialised JSON as the answer."""
-    return Response(data, media_type="application/json")
+def _page(path: Path) -> Any:
+    """A route that answers with one of the client's pages."""
+    async def page() -> FileResponse:
+        return FileResponse(path)
+    return page
+
+
+def _links(request: Request, answer: dict[str, Any], *places: dict[str, Any]) -> None:
+    """Give each place's `link` its full URL as this request reached the server."""
+    base = str(request.base_url).rstrip("/")
+    for place in (answer, *places):
+        if place.get("link"):
+            place["url"] = base + place["link"]
 
 
 @functools.lru_cache(maxsize=8)
 def _component_texts(name: str) -> bytes:
     """A game's component texts as JSON (they never change while the server runs)."""
-    import json
     render = importlib.import_module(GAMES[name] + ".render")
     texts = getattr(render, "component_texts", None)
     return json.dumps({"components": texts() if callable(texts) else {}}).encode()
@@ -99,8 +125,8 @@ def _component_texts(name: str) -> bytes:
 def _docs_page(openapi_url: str) -> tuple[str, str]:
     """The API docs page and the policy that lets exactly its own inline script run
     (its script and styles come from the Swagger UI distribution's CDN)."""
-    html = get_swagger_ui_html(openapi_url=openapi_url, title="kamon API").body
-    page = bytes(html).decode()
+    page = bytes(get_swagger_ui_html(openapi_url=openapi_url, title="kamon API").body
+                 ).decode()
     hashes = " ".join(
         "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
         for s in re.findall(r"<script>(.*?)</script>", page, re.S))
@@ -115,113 +141,150 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                bot_delay: float = 0.6, max_body: int = MAX_BODY, rate: float = RATE,
                burst: float | None = None) -> Guard:
     """The web app over the database `db` (a path or URL): an ASGI app whose
-    `.state.server` is the running Server. `rate` writes per second per client (0: no
+    `.state.live` holds the live games. `rate` writes per second per client (0: no
     limit), after bursts of `burst` (default three seconds' worth)."""
     workers = min(2, os.cpu_count() or 1) if bot_workers is None else bot_workers
-    server = Server(db, workers, bot_delay)
+    live = LiveGames(db, workers, bot_delay)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await server.resume()
-        server.spawn(server.poll())
+        await live.start()
         yield
-        for task in list(server.tasks):
-            task.cancel()
-        server.close()
+        live.close()
 
     app = FastAPI(title="kamon", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="Play The White Castle and I, Clansman in the browser.")
-    app.state.server = server
+    app.state.live = live
     limiter = RateLimiter(rate, burst if burst is not None else max(3 * rate, 10))
     docs_html, docs_csp = _docs_page(app.openapi_url or "/openapi.json")
+    catalog = json.dumps(live.service.catalog()).encode()
 
     @app.exception_handler(ServiceError)
-    async def service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        return _error(exc.status, exc.message, exc.retry_after)
+    async def service_error(_request: Request, exc: ServiceError) -> Response:
+        return refused(exc)
 
     @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+    async def unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return _error(500, f"the server failed on this request ({type(exc).__name__}); "
-                           "the error is in its log")
+        return refused(failure(exc))
 
-    @app.get("/", include_in_schema=False)
-    async def lobby() -> FileResponse:
-        return FileResponse(WEB_DIR / "index.html")
-
-    @app.get("/play/{game_id}", include_in_schema=False)
-    async def play_page(game_id: str) -> FileResponse:
-        return FileResponse(WEB_DIR / "play.html")
+    for path, page in (("/", "index.html"), ("/play/{game_id}", "play.html"),
+                       ("/replay", "replay.html"), ("/replay/{game_id}", "replay.html")):
+        app.add_api_route(path, _page(WEB_DIR / page), include_in_schema=False)
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
         return HTMLResponse(docs_html, headers={"Content-Security-Policy": docs_csp})
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
-    add_routes(app, server, WEB_DIR, _body, _game_id)
+    app.router.routes.append(WebSocketRoute("/api/games/{game_id}/ws",
+                                            GameSocket(live, limiter)))
 
-    catalog_json: list[bytes] = []
-
-    @app.get("/api/catalog")
-    async def catalog() -> Response:
+    @app.get("/api/catalog", response_class=JSONBytes)
+    async def catalog_() -> JSONBytes:
         """Games, their web options, the seat kinds and the seed policy."""
-        if not catalog_json:
-            import json
-            catalog_json.append(json.dumps(server.service.catalog()).encode())
-        return _json(catalog_json[0])
+        return JSONBytes(catalog)
 
-    @app.get("/api/data/{game}")
-    async def data(game: str) -> Response:
+    @app.get("/api/health", response_class=JSONBytes)
+    async def health() -> JSONBytes:
+        """This process serves (a proxy checks it before sending players here), and which
+        process it is (its id: which one a proxy chose)."""
+        return JSONBytes({"ok": True, "store": live.store.dialect, "process": os.getpid()})
+
+    @app.get("/api/data/{game}", response_class=JSONBytes)
+    async def data(game: str) -> JSONBytes:
         """Words for every component of a game, with the data's confidence markings."""
         try:
             name = get_game(game).name
         except Exception:
             raise ServiceError(404, f"no game {game[:40]!r}") from None
-        return _json(await server.read(_component_texts, name))
+        return JSONBytes(await live.read(_component_texts, name))
 
-    @app.post("/api/games", status_code=201)
-    async def create(request: Request) -> JSONResponse:
-        """Create a game; the answer holds one invite link per human seat."""
+    @app.post("/api/games", status_code=201, response_class=JSONBytes)
+    async def create(request: Request) -> JSONBytes:
+        """Create a game (with "public": true, its other human seats listed for anyone
+        to take); the answer holds one invite link per human seat it gives out."""
         body = await _body(request)
-        created = await server.write(create_game, server.service, body)
-        base = str(request.base_url).rstrip("/")
-        for seat in created["seats"]:
-            if seat["link"]:
-                seat["url"] = base + seat["link"]
-        created["spectator_url"] = base + created["spectator_link"]
-        if any(s["kind"] == "bot" for s in created["seats"]):
-            server.spawn(server.drive_bots(created["id"]))
-        return JSONResponse(created, status_code=201, headers={"Connection": "close"}
-                            if server.elsewhere(created["id"]) else None)
+        made = await live.writer.run(functools.partial(open_games.create, live.service,
+                                                       body), doing="create a game")
+        _links(request, {}, *made["seats"])
+        made["spectator_url"] = str(request.base_url).rstrip("/") + made["spectator_link"]
+        if any(s["kind"] == "bot" for s in made["seats"]):
+            live.bots.drive(made["id"])
+        return JSONBytes(made, status_code=201)
 
-    # These three are answered by FastPath before they reach FastAPI (they are every
-    # move's requests); their definitions here document them and answer the same.
-    @app.get("/api/games/{game_id}")
-    async def state(game_id: str, token: str | None = None) -> Response:
+    @app.get("/api/games/{game_id}", response_class=JSONBytes)
+    async def state(game_id: str, token: str | None = None) -> JSONBytes:
         """The game as the token's seat sees it (a spectator without a token)."""
-        return _json(await server.view(_game_id(game_id), token))
+        return JSONBytes(await live.view(_game_id(game_id), token))
 
-    @app.post("/api/games/{game_id}/moves")
-    async def move(game_id: str, request: Request) -> Response:
+    @app.post("/api/games/{game_id}/moves", response_class=JSONBytes)
+    async def move(game_id: str, request: Request) -> JSONBytes:
         """Play the token's seat's move: {token, action (notation or id), version}. A
         retry of a move already stored is answered as the first time, and stores nothing."""
-        return _json(await server.play(_game_id(game_id), await _body(request), undo=False))
+        return JSONBytes(await live.play(_game_id(game_id), await _body(request),
+                                         undo=False))
 
-    @app.post("/api/games/{game_id}/undo")
-    async def undo(game_id: str, request: Request) -> Response:
+    @app.post("/api/games/{game_id}/undo", response_class=JSONBytes)
+    async def undo(game_id: str, request: Request) -> JSONBytes:
         """Take back the token's seat's last move of this turn: {token, version}."""
-        return _json(await server.play(_game_id(game_id), await _body(request), undo=True))
+        return JSONBytes(await live.play(_game_id(game_id), await _body(request),
+                                         undo=True))
 
-    @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str) -> Response:
+    @app.get("/api/games/{game_id}/record", response_class=JSONBytes)
+    async def record(game_id: str) -> JSONBytes:
         """The finished game's record, as `kamon replay` reads it."""
         gid = _game_id(game_id)
-        rec = await server.read(server.service.record, gid)
-        return JSONResponse(rec, headers={
+        return JSONBytes(await live.read(live.service.record, gid), headers={
             "Content-Disposition": f'attachment; filename="kamon-{gid}.json"'})
 
-    def page_csp(path: str) -> str | None:
-        return docs_csp if path == "/docs" else None
+    @app.get("/api/games/{game_id}/replay", response_class=JSONBytes)
+    async def game_replay(game_id: str, step: str | None = None) -> JSONBytes:
+        """A finished game at one step: the spectator's payload, the log lines that step
+        added, every move with its words, and where each round starts."""
+        return JSONBytes(await live.read(replays.game_replay, live.service,
+                                         _game_id(game_id), step))
 
-    return Guard(FastPath(app, server, limiter), max_body=max_body, limiter=limiter,
-                 page_csp=page_csp)
+    @app.post("/api/replays", response_class=JSONBytes)
+    async def record_replay(request: Request) -> JSONBytes:
+        """A game record file's position at one step, as for a finished game; a corrupt
+        record is refused (400) with what is wrong."""
+        return JSONBytes(await live.read(replays.upload_replay, await _body(request)))
+
+    @app.get("/api/open", response_class=JSONBytes)
+    async def open_list() -> JSONBytes:
+        """The public games waiting for players, newest first."""
+        return JSONBytes(await live.read(open_games.list_open, live.service))
+
+    @app.post("/api/open/{game_id}/join", response_class=JSONBytes)
+    async def open_join(game_id: str, request: Request) -> JSONBytes:
+        """Take a free seat of a public game: its token and invite link."""
+        joined = await live.writer.run(functools.partial(
+            open_games.join, live.service, _game_id(game_id), await _body(request)),
+            doing=f"join game {game_id}")
+        _links(request, joined)
+        return JSONBytes(joined)
+
+    @app.post("/api/games/{game_id}/rematch", response_class=JSONBytes)
+    async def make_rematch(game_id: str, request: Request) -> JSONBytes:
+        """The finished game's rematch (made now, or the one already made): every
+        socket of the finished game is told (`{"type": "rematch", "id": ...}`)."""
+        gid, data = _game_id(game_id), await _body(request)
+        made, new = await live.writer.run(functools.partial(
+            rematch.create, live.service, gid, data), doing=f"make the rematch of {gid}")
+        made["link"] = f"/play/{made['id']}?token={data['token']}"
+        _links(request, made)
+        if new:
+            live.rematch_made(gid, made["id"])
+            if any(s["kind"] == "bot" for s in made["seats"]):
+                live.bots.drive(made["id"])
+        return JSONBytes(made, status_code=201 if new else 200)
+
+    @app.get("/api/games/{game_id}/rematch", response_class=JSONBytes)
+    async def which_rematch(game_id: str) -> JSONBytes:
+        """The finished game's rematch, if one was made (null if not)."""
+        return JSONBytes({"rematch": await live.read(rematch.made, live.service,
+                                                     _game_id(game_id))})
+
+    return Guard(app, max_body=max_body, limiter=limiter,
+                 page_csp=lambda path: docs_csp if path == "/docs" else None)

@@ -1,28 +1,47 @@
-"""Bots on the server: the decision a worker process computes, its seed, and the worker
-processes' tie to the server (they exit when the server is gone, even after kill -9)."""
+"""Bots on the server: the driver that plays a game's bot seats, the decision a worker
+process computes, its seed, and the worker processes' tie to the server (they exit when
+the server is gone, even after kill -9).
+
+A game's bots are driven by one task in one server process at a time: in this process
+the set of games being driven says so, and across processes sharing a PostgreSQL
+database the game's claim (notify.Claims) does. A driver is started when a write leaves
+a bot to move, when a socket opens on such a game, at start-up, and by a sweep for games
+whose bot has waited a while with nobody driving it (its process died). Each move is
+stored by the versioned append, so a bot's move is stored once even if two drivers ever
+thought at once.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from kamon.agents import Agent, MCTSAgent, agent_seed, make_agent
 from kamon.games import get_game
 from kamon.server import faults
+from kamon.server.errors import ServiceError
+from kamon.server.notify import Claims
+from kamon.server.service import GameService, Loaded
 from kamon.server.store import MAX_SEED
-
-if TYPE_CHECKING:
-    from kamon.server.service import Loaded
 
 # The most a search bot with an iteration budget (hard, mcts) thinks about one decision
 # on the server, wall clock: on a busy server it plays what it found by then. A level
 # with a time budget of its own (expert: EXPERT_SECONDS) keeps it.
 BOT_SECONDS = 1.0
 PARENT_CHECK_SECONDS = 0.25  # how often a worker looks whether its server is still there
+RETRY_CAP = 30.0  # the longest a driver waits before it tries a busy database again
+IDLE_SECONDS = 5.0  # a bot's game unchanged this long, driven by nobody, is taken over
+log = logging.getLogger("kamon.server")
+T = TypeVar("T")
 
 
 def bot_decision(state_json: dict[str, Any], game_name: str, level: str, seed: int) -> int:
@@ -73,3 +92,144 @@ def bot_pool(workers: int) -> Executor:
         return ThreadPoolExecutor(1, thread_name_prefix="kamon-bot")
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=watch_parent, initargs=(os.getpid(),))
+
+
+class BotDriver:
+    """Plays the bots' decisions of this process's games, off the event loop: the
+    engine and store calls through `read`, the decisions in worker processes, each move
+    stored (and told to the sockets) by `store_move(game_id, seat, action id, version)`."""
+
+    def __init__(self, service: GameService,
+                 read: Callable[..., Awaitable[Any]],
+                 store_move: Callable[[str, int, int, int], Awaitable[Any]],
+                 spawn: Callable[[Any], None], claims: Claims | None,
+                 workers: int, delay: float) -> None:
+        """Drive `service`'s games (`claims`: across processes; None: this one alone);
+        `workers` processes think (0: a thread), `delay` seconds before each move."""
+        self.service = service
+        self.read = read
+        self.store_move = store_move
+        self.spawn = spawn
+        self.claims = claims
+        self.workers = workers
+        self.delay = delay
+        self.pool: Executor | None = None
+        self.driving: set[str] = set()
+
+    def drive(self, game_id: str) -> None:
+        """Play the game's bots until a human (or nobody) is to move, unless a driver in
+        this process already does."""
+        if game_id not in self.driving:
+            self.driving.add(game_id)
+            self.spawn(self._drive(game_id))
+
+    async def sweep(self, idle: float = IDLE_SECONDS) -> None:
+        """Drive every game whose bot is to move and that nothing changed for `idle`
+        seconds (at start-up: 0), unless another process holds its claim."""
+        try:
+            ids = await self.read(self.service.store.bots_waiting, time.time() - idle)
+        except Exception as exc:  # the server still serves what it can
+            log.error("cannot list the games bots are to move in: %s", exc)
+            return
+        for game_id in ids:
+            self.drive(game_id)
+
+    async def _drive(self, game_id: str) -> None:
+        """Claim the game, play its bots, let the claim go; and look once more after
+        letting go (a write another process stored while this one held the claim may
+        have left a bot to move, and that process could not claim the game then)."""
+        try:
+            for _ in range(2):  # (a third race is left to the sweep)
+                if not await self._claim(game_id):
+                    return
+                try:
+                    await self._play(game_id)
+                finally:
+                    if self.claims is not None:
+                        with contextlib.suppress(Exception):
+                            await self.read(self.claims.release, game_id)
+                if self.claims is None or not await self._bot_to_move(game_id):
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot driver of game %s stopped", game_id)
+        finally:
+            self.driving.discard(game_id)
+
+    async def _claim(self, game_id: str) -> bool:
+        """Is this process to drive the game's bots (it claimed it, or it is alone)?"""
+        return self.claims is None or bool(await self.read(self.claims.claim, game_id))
+
+    async def _bot_to_move(self, game_id: str) -> bool:
+        """Is a bot to move in the stored game?"""
+        try:
+            loaded = await self.read(self.service.load, game_id)
+        except ServiceError:
+            return False
+        return self.service.bot_to_move(loaded) is not None
+
+    async def _play(self, game_id: str) -> None:
+        """Play the bots' decisions until a human (or nobody) is to move. A busy database
+        is waited out; a damaged game stops only its own driver."""
+        loop = asyncio.get_running_loop()
+        backoff, broken = 1.0, 0
+        while True:
+            try:
+                loaded = await self.read(self.service.load, game_id)
+                bot = self.service.bot_to_move(loaded)
+                if bot is None:
+                    return
+                if self.delay:
+                    await asyncio.sleep(self.delay)
+                assert bot.level is not None
+                state_json = await self.read(_state_json, loaded)
+                try:
+                    aid = await loop.run_in_executor(
+                        self.executor(), bot_decision, state_json, loaded.row.game,
+                        bot.level, bot_seed(loaded, bot.seat))
+                except BrokenProcessPool:
+                    broken += 1
+                    log.error("the bot workers died (game %s); starting new ones", game_id)
+                    self._reset_pool()
+                    if broken > 3:
+                        return
+                    continue
+                await self.store_move(game_id, bot.seat, aid, loaded.version)
+                backoff = 1.0
+            except ServiceError as exc:
+                if exc.status == 409:
+                    continue  # someone undid or moved meanwhile: think again
+                if exc.status == 503:
+                    log.warning("bots of game %s wait %.0f s: %s", game_id, backoff,
+                                exc.message)
+                    await asyncio.sleep(backoff)
+                    backoff = min(RETRY_CAP, backoff * 2)
+                    continue
+                log.error("bots of game %s stopped: %s", game_id, exc.message)
+                return
+
+    def executor(self) -> Executor:
+        """The bot pool, started on first use."""
+        if self.pool is None:
+            self.pool = bot_pool(self.workers)
+        return self.pool
+
+    def _reset_pool(self) -> None:
+        """Drop a broken bot pool (the next decision starts a new one)."""
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the bot processes. They are waited for (a decision under way ends within
+        its time budget), so that none is left behind and the pool's semaphores are
+        released rather than reported leaked at exit."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _state_json(loaded: Loaded) -> dict[str, Any]:
+    """The game's full state as JSON, for a bot worker."""
+    with loaded.lock:
+        return loaded.state.to_json()

@@ -17,6 +17,8 @@ from typing import Any
 
 import orjson
 
+from kamon.server.errors import ServiceError, http_refusal
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -153,13 +155,12 @@ def _header(scope: Scope, name: bytes) -> bytes | None:
     return None
 
 
-async def send_error(send: Send, status: int, message: str,
+async def send_error(send: Send, exc: ServiceError,
                      extra: list[tuple[bytes, bytes]] | None = None) -> None:
-    """Answer with the API's JSON refusal."""
-    body = json.dumps({"error": message}).encode()
-    await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-        *(extra or [])]})
+    """Answer with the API's refusal (errors.py builds it)."""
+    status, headers, body = http_refusal(exc)
+    await send({"type": "http.response.start", "status": status,
+                "headers": [*headers, *(extra or [])]})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -198,16 +199,15 @@ class Guard:
             ctype = (_header(scope, b"content-type") or b"").split(b";")[0].strip().lower()
             if ctype != b"application/json":
                 shown = ctype.decode("latin-1")[:60] or "none"
-                await send_error(send_with_headers, 415,
-                                 f"the API takes JSON: send the body with Content-Type: "
-                                 f"application/json (this request's: {shown})")
+                await send_error(send_with_headers, ServiceError(
+                    415, f"the API takes JSON: send the body with Content-Type: "
+                         f"application/json (this request's: {shown})"))
                 return
-            client = (scope.get("client") or ("?", 0))[0]
+            client = (scope.get("client") or ("?", 0))[0]  # (a trusted proxy's client's)
             refused = self.limiter.refusal(str(client))
             if refused is not None:
-                retry, message = refused
-                await send_error(send_with_headers, 429, message,
-                                 [(b"retry-after", str(retry).encode())])
+                await send_error(send_with_headers, ServiceError(429, refused[1],
+                                                                 retry_after=refused[0]))
                 return
             body = await self._read_body(scope, receive, send_with_headers)
             if body is None:
@@ -218,11 +218,11 @@ class Guard:
     async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
         """The whole body, or None after answering 413 (too large) — read no further
         than the limit."""
-        too_big = (f"the request body is larger than {self.max_body} bytes (a request of "
-                   "this API needs under 1,000)")
+        too_big = ServiceError(413, f"the request body is larger than {self.max_body} "
+                                    "bytes (a request of this API needs under 1,000)")
         length = _header(scope, b"content-length")
         if length is not None and length.isdigit() and int(length) > self.max_body:
-            await send_error(send, 413, too_big, [(b"connection", b"close")])
+            await send_error(send, too_big, [(b"connection", b"close")])
             return None
         chunks: list[bytes] = []
         size = 0
@@ -233,7 +233,7 @@ class Guard:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
-                await send_error(send, 413, too_big, [(b"connection", b"close")])
+                await send_error(send, too_big, [(b"connection", b"close")])
                 return None
             chunks.append(chunk)
             if not message.get("more_body", False):

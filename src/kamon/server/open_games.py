@@ -16,8 +16,8 @@ from typing import Any
 
 from kamon.core.protocol import State
 from kamon.games import get_game
-from kamon.server.service import SEED_POLICY, GameService, ServiceError, storage
-from kamon.server.tables import ensure_tables
+from kamon.server.errors import ServiceError
+from kamon.server.service import SEED_POLICY, GameService, storage
 
 MAX_LISTED = 50  # open games in the list (newest first)
 
@@ -42,7 +42,6 @@ def create(service: GameService, body: Any) -> dict[str, Any]:
     if rest.get("seed") is not None:
         raise ServiceError(400, f"{SEED_POLICY}; a public game is between people: leave "
                                 "'seed' out")
-    ensure_tables(service.store)
     store = service.store
     now = time.time()
 
@@ -50,7 +49,7 @@ def create(service: GameService, body: Any) -> dict[str, Any]:
         free = sorted(tokens)[1:]
 
         def insert(cur: Any) -> None:
-            cur.executemany(store._sql(
+            cur.executemany(store.sql(
                 "INSERT INTO open_seats (game_id, seat, token, created_at) "
                 "VALUES (?,?,?,?)"), [(game_id, s, tokens[s], now) for s in free])
         return insert
@@ -75,9 +74,8 @@ def _names(service: GameService, game_id: str) -> State | None:
 def list_open(service: GameService) -> dict[str, Any]:
     """The public games still waiting for players: game, mode, seats (free ones marked),
     created; newest first."""
-    ensure_tables(service.store)
     with storage():
-        rows = service.store._query(
+        rows = service.store.query(
             "SELECT g.id, g.game, g.players, g.mode, g.created_at, g.options, o.seat "
             "FROM open_seats o JOIN games g ON g.id = o.game_id "
             "WHERE o.token IS NOT NULL AND g.status = 'playing' "
@@ -118,16 +116,15 @@ def join(service: GameService, game_id: str, body: Any) -> dict[str, Any]:
     want = body.get("seat")
     if want is not None and (not isinstance(want, int) or isinstance(want, bool)):
         raise ServiceError(400, "'seat' must be a seat number")
-    ensure_tables(service.store)
     store = service.store
     lock = " FOR UPDATE" if store.dialect == "postgresql" else ""
 
     def take(cur: Any) -> tuple[int, str]:
-        cur.execute(store._sql("SELECT status FROM games WHERE id = ?"), (game_id,))
+        cur.execute(store.sql("SELECT status FROM games WHERE id = ?"), (game_id,))
         found = cur.fetchone()
         if found is None:
             raise ServiceError(404, f"no game {game_id!r}")
-        cur.execute(store._sql(f"SELECT seat, token FROM open_seats WHERE game_id = ? "
+        cur.execute(store.sql(f"SELECT seat, token FROM open_seats WHERE game_id = ? "
                                f"ORDER BY seat{lock}"), (game_id,))
         seats = cur.fetchall()
         if not seats:
@@ -145,7 +142,7 @@ def join(service: GameService, game_id: str, body: Any) -> dict[str, Any]:
             raise ServiceError(409, f"every seat of game {game_id} is taken: nobody can "
                                     "join it any more")
         seat, token = free[0]
-        cur.execute(store._sql("UPDATE open_seats SET token = NULL, taken_at = ? "
+        cur.execute(store.sql("UPDATE open_seats SET token = NULL, taken_at = ? "
                                "WHERE game_id = ? AND seat = ? AND token IS NOT NULL"),
                     (time.time(), game_id, seat))
         if cur.rowcount != 1:
@@ -156,7 +153,7 @@ def join(service: GameService, game_id: str, body: Any) -> dict[str, Any]:
     if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
         raise ServiceError(404, f"no game {str(game_id)[:40]!r}")
     with storage():
-        seat, token = store._write(take, f"join game {game_id}")
+        seat, token = store.write(take, f"join game {game_id}")
     state = _names(service, game_id)
     return {"id": game_id, "seat": seat,
             "name": state.name(seat) if state is not None else f"seat {seat + 1}",

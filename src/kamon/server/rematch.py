@@ -14,9 +14,9 @@ import secrets
 from typing import Any
 
 from kamon.core.errors import KamonError
-from kamon.server.service import GameService, ServiceError, storage
+from kamon.server.errors import ServiceError
+from kamon.server.service import GameService, storage
 from kamon.server.store import MAX_SEED, SeatRow, StoreError
-from kamon.server.tables import ensure_tables
 
 
 class _Exists(Exception):
@@ -30,9 +30,8 @@ class _Exists(Exception):
 
 def rematch_of(service: GameService, game_id: str) -> str | None:
     """The id of the finished game's rematch, if one was made."""
-    ensure_tables(service.store)
     with storage():
-        rows = service.store._query("SELECT rematch_id FROM rematches WHERE game_id = ?",
+        rows = service.store.query("SELECT rematch_id FROM rematches WHERE game_id = ?",
                                     (game_id,), f"read the rematch of game {game_id}")
     return str(rows[0][0]) if rows else None
 
@@ -52,7 +51,6 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
     if not loaded.state.is_over():
         raise ServiceError(409, "a rematch is offered when the game is over; this one is "
                                 "still being played")
-    ensure_tables(service.store)
     row = loaded.row
     existing = rematch_of(service, game_id)
     made = False
@@ -79,13 +77,14 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
         store = service.store
 
         def link(cur: Any) -> None:
-            cur.execute(store._sql("SELECT rematch_id FROM rematches WHERE game_id = ?"),
+            cur.execute(store.sql("SELECT rematch_id FROM rematches WHERE game_id = ?"),
                         (game_id,))
             found = cur.fetchone()
             if found is not None:
                 raise _Exists(str(found[0]))
-            cur.execute(store._sql("INSERT INTO rematches (game_id, rematch_id, created_at) "
+            cur.execute(store.sql("INSERT INTO rematches (game_id, rematch_id, created_at) "
                                    "VALUES (?,?,?)"), (game_id, new_id, row.updated_at))
+            store.notify(cur, f"{game_id} rematch {new_id}")  # (other processes' sockets)
 
         try:
             with storage():
@@ -113,3 +112,15 @@ def answer(service: GameService, rematch_id: str, seat: int | None) -> dict[str,
                    "level": s.level} for s in loaded.seats],
         "link": f"/play/{rematch_id}", "spectator_link": f"/play/{rematch_id}",
     }
+
+
+def made(service: GameService, game_id: str) -> dict[str, Any] | None:
+    """What anyone is told of the finished game's rematch, if one was made (None if not,
+    or if it cannot be read)."""
+    found = rematch_of(service, game_id)
+    if found is None:
+        return None
+    try:
+        return answer(service, found, None)
+    except ServiceError:
+        return None

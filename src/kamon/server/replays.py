@@ -23,7 +23,8 @@ from kamon.core.errors import IllegalAction, KamonError, RecordError
 from kamon.core.protocol import Game, State
 from kamon.core.record import GameRecord
 from kamon.games import get_game
-from kamon.server.service import GameService, Loaded, ServiceError
+from kamon.server.errors import ServiceError
+from kamon.server.service import GameService, Loaded
 from kamon.server.store import MAX_SEED, ActionRow, GameRow, SeatRow
 from kamon.server.views import payload
 
@@ -187,41 +188,14 @@ def game_replay(service: GameService, game_id: str, step: Any) -> dict[str, Any]
 # --- an uploaded record ------------------------------------------------------------------
 
 def parse_record_text(text: Any, index: Any = None) -> GameRecord:
-    """A game record from the text of a record file (`kamon` writes one JSON object, or
-    `simulate` one per line of a JSONL file: `index`, from 1, chooses the line)."""
+    """A game record from the text of an uploaded record file (at most MAX_TEXT
+    characters; `index`, from 1, chooses a line of a JSONL file)."""
     if not isinstance(text, str):
         raise RecordError("'text' must be the record file's contents (a string)")
     if len(text) > MAX_TEXT:
         raise RecordError(f"the file is too large to be a game record ({len(text)} "
                           f"characters; at most {MAX_TEXT})")
-    if not text.strip():
-        raise RecordError("the file is empty")
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if index is not None:
-        if not isinstance(index, int) or isinstance(index, bool) \
-                or not 1 <= index <= len(lines):
-            raise RecordError(f"the file has {len(lines)} record line(s); record "
-                              f"{str(index)[:20]} is not one of them")
-        text = lines[index - 1]
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        if index is None and len(lines) > 1 and _json_object(lines[0]):
-            raise RecordError(f"the file holds {len(lines)} records, one per line: choose "
-                              f"one (1 to {len(lines)})") from None
-        raise RecordError(f"the file is not a game record: it is not valid JSON "
-                          f"({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
-    except RecursionError:
-        raise RecordError("the file is not a game record: it is nested too deeply") from None
-    return GameRecord.from_json(data)
-
-
-def _json_object(line: str) -> bool:
-    """Is this line on its own a JSON object?"""
-    try:
-        return isinstance(json.loads(line), dict)
-    except (json.JSONDecodeError, RecursionError):
-        return False
+    return GameRecord.from_text(text, index)
 
 
 def record_timeline(record: GameRecord) -> Timeline:

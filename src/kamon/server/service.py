@@ -4,14 +4,18 @@ Nothing here knows HTTP: every refusal is a `ServiceError` carrying the status t
 layer answers with (400 malformed, 403 wrong seat, 404 no game, 409 stale version,
 422 illegal move, 500 a damaged stored game, 503 a busy or failing database) and a
 message that says what was wrong. Every write goes through the store's versioned append,
-so a refused request stores nothing. The methods are called from worker threads: the
-cache is locked, and a loaded game is never changed once built (a move makes a new one).
+so a refused request stores nothing. The methods are called from threads (a write from
+the batch writer's, inside its transaction): the cache is locked, a loaded game is never
+changed once built (a move makes a new one), and a new game enters the cache only once
+its transaction is committed.
 
 A game's state is rebuilt from its record (setup + the moves in force) and checked
 against the digest stored with it; a bounded cache keeps the last state of the games in
 play (finished games leave it first), never trusted over the store: a read first reads
-the stored version, and a different version means a rebuild. A write is checked against
-the cached game and stored only if the stored version is still that one.
+the stored version, and a newer one is caught up with (the moves another server process
+stored, applied to the cached game, their rows checked against the stored digest) or
+rebuilt. A write is checked against the cached game and stored only if the stored
+version is still that one.
 """
 
 from __future__ import annotations
@@ -30,7 +34,9 @@ from kamon.agents import AGENTS, LEVELS, level_summaries
 from kamon.core.errors import IllegalAction, KamonError
 from kamon.core.protocol import Game, State
 from kamon.core.record import GameRecord
+from kamon.core.undo import may_undo
 from kamon.games import GAMES, get_game
+from kamon.server.errors import ServiceError
 from kamon.server.store import (
     MAX_SEED,
     ActionRow,
@@ -40,6 +46,7 @@ from kamon.server.store import (
     Store,
     StoreError,
     VersionConflict,
+    chain_digest,
     digest_of,
     effective_moves,
     token_hash,
@@ -58,23 +65,13 @@ VARIANT_PLAYERS: dict[str, tuple[int, dict[str, str]]] = {
 }
 BOT_KINDS = tuple(LEVELS) + tuple(a for a in AGENTS if a not in LEVELS)
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what a game id can be (any other is a 404)
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a seat token can be (any other is a 403)
 LIVE_CACHE = 1000  # games in play kept rebuilt in memory (least recently used leave first)
 FINISHED_CACHE = 32  # finished games kept for their last readers
+CATCH_UP_MAX = 64  # moves stored elsewhere applied to a cached game (more: a rebuild)
 SEED_POLICY = ("a chosen seed is only for a practice game (at most one human seat, not "
                "rated): with the seed a player could know every hidden card and die in "
                "advance, so the server draws the seed of every other game")
-
-
-class ServiceError(Exception):
-    """A refused request: the HTTP status to answer with and the reason in words (and,
-    for a busy database, the seconds after which to retry)."""
-
-    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
-        """Status code, message and retry hint."""
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.retry_after = retry_after
 
 
 @dataclass
@@ -101,6 +98,7 @@ class Loaded:
     encoded: tuple[bytes, bytes, bytes, list[str]] | None = None
     # the previous version's log (its length and JSON), which this one's only extends
     log_seed: tuple[int, bytes] | None = None
+    digest: str | None = None  # the stored digest at this version
 
     def log_marks(self) -> list[int]:
         """How long the log was at setup and after each move in force (which log lines
@@ -127,27 +125,32 @@ class Loaded:
         """Has the game ended?"""
         return self.state.is_over()
 
+    def moved(self, row: ActionRow, state: State, version: int, digest: str | None
+              ) -> Loaded:
+        """The game after one more move (`row`, which made `state`)."""
+        logged = None if self.logged is None else [*self.logged, len(state.events)]
+        prev = self.encoded
+        return Loaded(self.row, self.seats, version, [*self.moves, row], state,
+                      before=self.state, logged=logged, digest=digest,
+                      log_seed=None if prev is None else (len(prev[3]), prev[2]))
 
-@dataclass
-class Pending:
-    """A write that passed every check but is not stored yet: the game it was checked
-    against, the row to append, the position after it, and what the client sent (to
-    tell a retry from a rival write if another one is stored first)."""
 
-    loaded: Loaded
-    kind: str  # "move" or "undo"
-    seat: int
-    aid: int | None
-    notation: str | None
-    state: State
-    action: Any = None  # the move as the client named it (notation or id)
-    bot: bool = False
-
-    def append_args(self) -> tuple[Any, ...]:
-        """The arguments of `Store.append` that store this write."""
-        status = "over" if self.state.is_over() else "playing"
-        return (self.loaded.row.id, self.loaded.version, self.kind, self.seat, self.aid,
-                self.notation, status)
+def can_undo(loaded: Loaded, seat: int) -> bool:
+    """May `seat` take back the last move in force? Only its own, and only if that
+    move revealed nothing: no die rolled, no card drawn, no other player moved since
+    (the rule is kamon.core.undo's, shared with the terminal)."""
+    memo = loaded.undo_seat.get(seat)
+    if memo is not None:
+        return memo
+    ok = False
+    with loaded.lock:
+        if loaded.moves and loaded.moves[-1].seat == seat and not loaded.state.is_over():
+            last = loaded.moves[-1]
+            if last.action_id is not None and last.seat is not None:
+                ok = may_undo(loaded.state_before_last(), last.action_id, loaded.state,
+                              last.seat, seat)
+    loaded.undo_seat[seat] = ok
+    return ok
 
 
 class GameCache:
@@ -233,6 +236,10 @@ class GameService:
         """Serve the games of `store`."""
         self.store = store
         self.cache = cache or GameCache()
+
+    def _keep(self, loaded: Loaded) -> None:
+        """Cache a game once what made it is committed (at once outside a write)."""
+        self.store.on_commit(functools.partial(self.cache.put, loaded))
 
     # --- the catalogue -------------------------------------------------------------
 
@@ -326,10 +333,12 @@ class GameService:
                 rows.append(SeatRow(seat, "bot", kind, None))
         with storage():
             row = self.store.create_game(game_id, name, players, seed, options, rows, mode,
-                                         None if extra is None else extra(game_id, tokens))
+                                         None if extra is None else extra(game_id, tokens),
+                                         state.to_move)
         # The new game as a rebuild would make it (its sockets open next): set up from the
         # stored row, never changed (only names are read from `state` below).
-        self.cache.put(Loaded(row, rows, 0, [], state, logged=[len(state.events)]))
+        self._keep(Loaded(row, rows, 0, [], state, logged=[len(state.events)],
+                          digest=row.digest))
         return {
             "id": game_id, "game": name, "title": game.title, "players": players,
             "mode": mode,
@@ -353,30 +362,45 @@ class GameService:
         if cached is not None and not fresh:
             return cached
         with storage():
-            version = self.store.version(game_id)
-        if version is None:
+            head = self.store.head(game_id)
+        if head is None:
             self.cache.drop(game_id)
             raise ServiceError(404, f"no game {game_id!r}")
-        if cached is not None and cached.version == version:
+        if cached is not None and cached.version == head[0]:
             return cached
+        if cached is not None and cached.version < head[0]:
+            caught = self._catch_up(cached, *head)
+            if caught is not None:
+                return caught
         return self._rebuild(game_id)
 
-    def advance(self, game_id: str, version: int, row: list[Any] | None) -> Loaded:
-        """The game at `version`, which another worker of this server reached by storing
-        `row` ([kind, seat, action id]): the cached game with that move applied when the
-        cache holds the version before and the move is legal there, else as `load` reads
-        it from the store."""
-        cached = self.cache.get(game_id)
-        if (row is not None and cached is not None and cached.version == version - 1
-                and len(row) == 3 and row[0] == "move" and is_int(row[1])
-                and is_int(row[2]) and not cached.state.is_over()
-                and cached.state.to_move == row[1]):
+    def _catch_up(self, cached: Loaded, version: int, digest: str | None) -> Loaded | None:
+        """The cached game brought to `version` by the moves stored since (by another
+        server process), if they are all moves, legal, and chain to the stored digest;
+        None if not (the game is then rebuilt, which says what is wrong)."""
+        if version - cached.version > CATCH_UP_MAX or cached.digest is None:
+            return None
+        with storage():
+            rows = self.store.actions(cached.row.id, cached.version, version)
+        if [r.idx for r in rows] != list(range(cached.version, version)) or \
+                any(r.kind != "move" or not is_int(r.action_id) for r in rows):
+            return None
+        digests = [cached.digest]
+        for r in rows:
+            digests.append(chain_digest(digests[-1], r))
+        if digests[-1] != digest:
+            return None
+        loaded = cached
+        for r, d in zip(rows, digests[1:], strict=True):
+            with loaded.lock:
+                state = loaded.state.clone()
             try:
-                aid = self._resolve(cached, row[2])
-            except ServiceError:
-                return self.load(game_id)
-            return self.finish(self._played(cached, row[1], aid, aid), version)
-        return self.load(game_id)
+                state.apply(r.action_id)  # type: ignore[arg-type]
+            except IllegalAction:
+                return None
+            loaded = loaded.moved(r, state, r.idx + 1, d)
+        self._keep(loaded)
+        return loaded
 
     def _rebuild(self, game_id: str) -> Loaded:
         """Read a game's rows, check them against its digest, and replay it."""
@@ -403,8 +427,9 @@ class GameService:
         moves = effective_moves(rows)
         marks: list[int] = []
         state = rebuild(row, moves, marks)
-        loaded = Loaded(row, seats, row.version, moves, state, logged=marks)
-        self.cache.put(loaded)
+        loaded = Loaded(row, seats, row.version, moves, state, logged=marks,
+                        digest=expected)
+        self._keep(loaded)
         return loaded
 
     def seat_of(self, loaded: Loaded, token: Any) -> int | None:
@@ -412,101 +437,117 @@ class GameService:
         if token is None or token == "":
             return None
         _require(isinstance(token, str), "the token must be a string", 400)
-        h = token_hash(token)
-        for s in loaded.seats:
-            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
-                return s.seat
+        if TOKEN.fullmatch(token):
+            h = token_hash(token)
+            for s in loaded.seats:
+                if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                    return s.seat
         raise ServiceError(403, "this token is not a seat of this game (check the "
                                 "invite link)")
 
-    # --- moves -----------------------------------------------------------------------
+    # --- moves, undos and bots' moves ---------------------------------------------------
 
     def move(self, game_id: str, token: Any, action: Any, version: Any) -> Loaded:
-        """Play the token's seat's move at the version the client saw; the new game.
-        A retry of a move already stored (same seat, version and action) is answered
-        with the game as it is, and stores nothing."""
-        return self.store_write(self.prepare_move(game_id, token, action, version))
-
-    def prepare_move(self, game_id: str, token: Any, action: Any, version: Any
-                     ) -> Loaded | Pending:
-        """Check a move and play it on a copy of the game (nothing is stored): the write
-        to store, or the game as it is if the move is a retry of one already stored."""
-        loaded = self.load(game_id, fresh=False)
-        _require(isinstance(token, str) and token != "", "a move needs the seat's 'token'")
-        seat = self.seat_of(loaded, token)
-        assert seat is not None
-        _require(is_int(version), "a move needs the 'version' of the game the client saw")
+        """Play the token's seat's move (its notation or id) at the version the client
+        saw, and store it; the new game. A retry of a move already stored (same seat,
+        version and action) is answered with the game as it is, and stores nothing."""
+        loaded, seat = self._writer(game_id, token, version, "move")
         _require(isinstance(action, str | int) and not isinstance(action, bool),
                  "'action' must be the action's notation (a string) or its id (an integer)")
         if version != loaded.version:
-            loaded = self.load(game_id)  # another process may have moved it
-            if version != loaded.version:
-                if self._already_stored(loaded, "move", seat, version, action):
-                    return loaded
-                self._check_version(loaded, version)
+            if self._already_stored(loaded, "move", seat, version, action):
+                return loaded
+            self._check_version(loaded, version)
         state = loaded.state
         _require(not state.is_over(), "the game is over", 409)
         _require(state.to_move == seat,
                  f"it is {state.name(state.to_move or 0)}'s decision, not "
                  f"{state.name(seat)}'s", 403)
-        aid = self._resolve(loaded, action)
-        return self._played(loaded, seat, aid, action)
+        return self._store(loaded, seat, self._resolve(loaded, action), action)
 
-    def _played(self, loaded: Loaded, seat: int, aid: int, action: Any,
-                bot: bool = False) -> Pending:
-        """A checked move applied to a copy of the game."""
-        with loaded.lock:
-            state = loaded.state.clone()
-        state.apply(aid)
-        return Pending(loaded, "move", seat, aid, loaded.game.action_text(aid), state,
-                       action, bot)
+    def undo(self, game_id: str, token: Any, version: Any) -> Loaded:
+        """Take back the token's seat's last move (an undo row is appended); a retry of
+        an undo already stored is answered with the game as it is."""
+        loaded, seat = self._writer(game_id, token, version, "undo")
+        if version != loaded.version:
+            if self._already_stored(loaded, "undo", seat, version, None):
+                return loaded
+            self._check_version(loaded, version)
+        _require(loaded.moves != [], "there is no move to take back", 409)
+        _require(loaded.moves[-1].seat == seat, "the last move is not yours to take back",
+                 409)
+        _require(can_undo(loaded, seat),
+                 "that move cannot be taken back: it revealed new information", 409)
+        return self._store(loaded, seat, None, None)
 
-    def store_write(self, pending: Loaded | Pending) -> Loaded:
-        """Store a prepared write (in a transaction of its own); the new game. A game as
-        it is (a retry already stored) is answered as it is."""
-        if isinstance(pending, Loaded):
-            return pending
+    def bot_move(self, game_id: str, seat: int, aid: int, version: int) -> Loaded:
+        """Store a bot's move, chosen at `version`; 409 if the game moved meanwhile."""
+        current = self.load(game_id, fresh=False)
+        self._check_version(current, version)
+        _require(current.state.to_move == seat, "the bot's turn has passed", 409)
+        with current.lock:
+            legal = {a.id for a in current.state.legal_actions()}
+        _require(aid in legal, f"bot chose an illegal action {aid}", 422)
+        return self._store(current, seat, aid, aid, bot=True)
+
+    def _writer(self, game_id: str, token: Any, version: Any, what: str
+                ) -> tuple[Loaded, int]:
+        """The game a move or undo is checked against (the cached one, or the stored one
+        if the client saw another version: another process may have moved it) and the
+        token's seat."""
+        loaded = self.load(game_id, fresh=False)
+        _require(isinstance(token, str) and token != "", f"a {what} needs the seat's 'token'")
+        seat = self.seat_of(loaded, token)
+        assert seat is not None
+        _require(is_int(version), f"a {what} needs the 'version' of the game the client saw")
+        if version != loaded.version:
+            loaded = self.load(game_id)
+        return loaded, seat
+
+    def _store(self, loaded: Loaded, seat: int, aid: int | None, action: Any,
+               bot: bool = False) -> Loaded:
+        """Play a checked move (`aid`; None: an undo) on a copy of the game and append it
+        at the game's version; the new game (cached once committed)."""
+        if aid is None:
+            kind, notation = "undo", None
+            with loaded.lock:
+                state = loaded.state_before_last()
+        else:
+            kind, notation = "move", loaded.game.action_text(aid)
+            with loaded.lock:
+                state = loaded.state.clone()
+            state.apply(aid)
+        over = state.is_over()
         try:
             with storage():
-                version = self.store.append(*pending.append_args())
+                version, digest = self.store.append(
+                    loaded.row.id, loaded.version, kind, seat, aid, notation,
+                    "over" if over else "playing", None if over else state.to_move)
         except VersionConflict:
-            return self.conflict(pending)
-        return self.finish(pending, version)
-
-    def finish(self, pending: Pending, version: int, keep: bool = True) -> Loaded:
-        """The game after a write stored at `version` (it becomes the cached game; with
-        `keep=False` not yet: the writer thread renders a game before its commit)."""
-        loaded = pending.loaded
-        if pending.kind == "undo":
-            new = Loaded(loaded.row, loaded.seats, version, loaded.moves[:-1], pending.state,
-                         logged=None if loaded.logged is None else loaded.logged[:-1])
+            return self._conflict(loaded, kind, seat, action, bot)
+        if kind == "move":
+            new = loaded.moved(ActionRow(loaded.version, kind, seat, aid, notation), state,
+                               version, digest)
         else:
-            row = ActionRow(loaded.version, "move", pending.seat, pending.aid,
-                            pending.notation)
-            logged = None if loaded.logged is None else [*loaded.logged,
-                                                         len(pending.state.events)]
-            prev = loaded.encoded
-            new = Loaded(loaded.row, loaded.seats, version, [*loaded.moves, row],
-                         pending.state, before=loaded.state, logged=logged,
-                         log_seed=None if prev is None else (len(prev[3]), prev[2]))
-        if keep:
-            self.cache.put(new)
+            new = Loaded(loaded.row, loaded.seats, version, loaded.moves[:-1], state,
+                         logged=None if loaded.logged is None else loaded.logged[:-1],
+                         digest=digest)
+        self._keep(new)
         return new
 
-    def conflict(self, pending: Pending) -> Loaded:
-        """Another write was stored first at the version `pending` was checked against:
+    def _conflict(self, loaded: Loaded, kind: str, seat: int, action: Any, bot: bool
+                  ) -> Loaded:
+        """Another write was stored first at the version a write was checked against:
         the game as it is if that write was this very request (a retry), else 409."""
-        game_id = pending.loaded.row.id
-        if pending.bot:
+        game_id = loaded.row.id
+        if bot:
             self.cache.drop(game_id)
             raise ServiceError(409, "another move was stored first")
         fresh = self.load(game_id)
-        if self._already_stored(fresh, pending.kind, pending.seat, pending.loaded.version,
-                                pending.action):
+        if self._already_stored(fresh, kind, seat, loaded.version, action):
             return fresh
         raise ServiceError(409, "another move was stored first: reload and decide again"
-                           if pending.kind == "move" else
-                           "another move was stored first: reload")
+                           if kind == "move" else "another move was stored first: reload")
 
     def _already_stored(self, loaded: Loaded, kind: str, seat: int, version: int,
                         action: Any) -> bool:
@@ -552,44 +593,6 @@ class GameService:
         except IllegalAction as exc:
             raise ServiceError(422, str(exc)) from None
 
-    # --- undo ------------------------------------------------------------------------
-
-    def can_undo(self, loaded: Loaded, seat: int) -> bool:
-        """May `seat` take back the last move in force (see views.can_undo)?"""
-        from kamon.server.views import can_undo
-        with loaded.lock:
-            return can_undo(loaded, seat)
-
-    def undo(self, game_id: str, token: Any, version: Any) -> Loaded:
-        """Take back the token's seat's last move (an undo row is appended); a retry of
-        an undo already stored is answered with the game as it is."""
-        return self.store_write(self.prepare_undo(game_id, token, version))
-
-    def prepare_undo(self, game_id: str, token: Any, version: Any) -> Loaded | Pending:
-        """Check an undo (nothing is stored): the write to store, or the game as it is
-        if the undo is a retry of one already stored."""
-        loaded = self.load(game_id, fresh=False)
-        _require(isinstance(token, str) and token != "", "an undo needs the seat's 'token'")
-        seat = self.seat_of(loaded, token)
-        assert seat is not None
-        _require(is_int(version), "an undo needs the 'version' of the game the client saw")
-        if version != loaded.version:
-            loaded = self.load(game_id)
-            if version != loaded.version:
-                if self._already_stored(loaded, "undo", seat, version, None):
-                    return loaded
-                self._check_version(loaded, version)
-        _require(loaded.moves != [], "there is no move to take back", 409)
-        last = loaded.moves[-1]
-        _require(last.seat == seat, "the last move is not yours to take back", 409)
-        _require(self.can_undo(loaded, seat),
-                 "that move cannot be taken back: it revealed new information", 409)
-        with loaded.lock:
-            state = loaded.state_before_last()
-        return Pending(loaded, "undo", seat, None, None, state)
-
-    # --- bots ------------------------------------------------------------------------
-
     def bot_to_move(self, loaded: Loaded) -> SeatRow | None:
         """The bot seat that must decide now, if any."""
         state = loaded.state
@@ -597,22 +600,6 @@ class GameService:
             return None
         seat = loaded.seats[state.to_move]
         return seat if seat.kind == "bot" else None
-
-    def play_bot(self, loaded: Loaded, seat: int, aid: int) -> Loaded:
-        """Store a bot's move (chosen against `loaded.version`); 409 if the game moved."""
-        return self.store_write(self.prepare_bot(loaded, seat, aid))
-
-    def prepare_bot(self, loaded: Loaded, seat: int, aid: int) -> Pending:
-        """Check a bot's move (chosen against `loaded.version`) and play it on a copy;
-        409 if the game moved meanwhile."""
-        current = self.load(loaded.row.id, fresh=False)
-        self._check_version(current, loaded.version)
-        _require(current.state.to_move == seat, "the bot's turn has passed", 409)
-        with current.lock:
-            legal = {a.id for a in current.state.legal_actions()}
-        if aid not in legal:
-            raise ServiceError(422, f"bot chose an illegal action {aid}")
-        return self._played(current, seat, aid, aid, bot=True)
 
     # --- export ----------------------------------------------------------------------
 

@@ -1,17 +1,18 @@
 """A game's WebSocket, `WS /api/games/{id}/ws?token=T`, spoken in plain ASGI.
 
 The viewer's payload is sent now and after every change, until the socket closes. Text
-frames only: `ping` is answered `pong`, and the seat's moves and undos may be sent here
-instead of POSTed, as `{"type": "move", "action": A, "version": V}` or
-`{"type": "undo", "version": V}` (the token is the socket's). A write that is stored is
-answered by the socket's next state message; a refusal by
+frames only: `ping` (or `{"type": "ping"}`) is answered `{"type": "pong"}`, and the
+seat's moves and undos may be sent here instead of POSTed, as
+`{"type": "move", "action": A, "version": V}` or `{"type": "undo", "version": V}` (the
+token is the socket's). A write that is stored is answered by the socket's next state
+message; a refusal — and any other message, which is not one of these — by
 `{"type": "refused", "status", "error", "version"}`, and nothing is stored. A binary
 frame is refused with a close frame (1003), a flood of other messages too (1008), an
 unknown game or token with 4000 + the HTTP status.
 
-Every move of a live game passes here, so the socket is served below the web framework
-(FastPath sends it here): Starlette's WebSocket object and its wrappers cost more per
-message than the frames themselves.
+The endpoint is an ASGI app of its own in the app's routing table (Starlette calls such
+an endpoint with the connection's scope): every move of a live game passes here, and
+Starlette's WebSocket object and its wrappers cost more per message than the frames.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from typing import Any
+from urllib.parse import parse_qs
 
 import orjson
 
+from kamon.server.errors import ServiceError, failure, socket_refusal
 from kamon.server.guard import BadJSON, RateLimiter, Receive, Scope, Send, parse_json
-from kamon.server.runtime import Server
-from kamon.server.service import GAME_ID, ServiceError, is_int
+from kamon.server.live import LiveGames
+from kamon.server.service import GAME_ID, is_int
 
 WS_MESSAGES_PER_SECOND = 20  # a socket sending more is closed (it only needs pings)
 PINGS = frozenset(("ping", '{"type":"ping"}'))
@@ -32,110 +35,122 @@ PONG = '{"type":"pong"}'
 log = logging.getLogger("kamon.server")
 
 
-def socket_write(text: str) -> dict[str, Any] | None:
-    """A move or undo sent on a socket (its JSON object), or None for anything else; a
-    write that is not valid JSON is still a write (so it is refused with a reason)."""
-    if '"move"' not in text and '"undo"' not in text:
-        return None
+def read_message(text: str) -> dict[str, Any]:
+    """A client's text frame as a message with a known `type` (move, undo or ping);
+    ServiceError (400) saying what is wrong with any other.
+
+    >>> read_message('{"type": "undo", "version": 3}')
+    {'type': 'undo', 'version': 3}
+    >>> read_message('{"type": "hello"}')
+    Traceback (most recent call last):
+    ...
+    kamon.server.errors.ServiceError: a socket message is a JSON object whose 'type' is 'move', 'undo' or 'ping'
+    """
+    if text.strip() in PINGS:
+        return {"type": "ping"}
     try:
-        data = parse_json(text.encode())
+        data = parse_json(text.encode("utf-8", "surrogatepass"))
     except BadJSON as exc:
-        return {"type": "move", "bad": str(exc)}
-    if isinstance(data, dict) and data.get("type") in ("move", "undo"):
-        return data
-    return None
+        raise ServiceError(400, f"a socket message is JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("type") not in ("move", "undo", "ping"):
+        raise ServiceError(400, "a socket message is a JSON object whose 'type' is "
+                                "'move', 'undo' or 'ping'")
+    return data
 
 
-async def play_from_socket(server: Server, limiter: RateLimiter, game_id: str,
-                           token: str | None, client: str, write: dict[str, Any]
-                           ) -> str | None:
-    """Play a socket's move or undo as the POST would (the same checks, the same rate
-    limit); None once stored (the state message answers it), else the refusal."""
-    version = write.get("version")
-    try:
-        if "bad" in write:
-            raise ServiceError(400, write["bad"])
-        refused = limiter.refusal(client)
-        if refused is not None:
-            raise ServiceError(429, refused[1], retry_after=refused[0])
-        body = {"token": token, "action": write.get("action"), "version": version}
-        await server.play(game_id, body, undo=write["type"] == "undo", reply=False)
+def query_token(scope: Scope) -> str | None:
+    """The request's `token` query parameter (the first one), or None."""
+    query = scope.get("query_string", b"")
+    if not query:
         return None
-    except ServiceError as exc:
-        refusal: dict[str, Any] = {"type": "refused", "status": exc.status,
-                                   "error": exc.message,
-                                   "version": version if is_int(version) else None}
-        if exc.retry_after is not None:
-            refusal["retry_after"] = exc.retry_after
-        return orjson.dumps(refusal).decode()
-    except Exception as exc:
-        log.exception("unexpected error on a socket write to game %s", game_id)
-        return orjson.dumps({"type": "refused", "status": 500, "error": (
-            f"the server failed on this write ({type(exc).__name__}); the error is in "
-            "its log"), "version": None}).decode()
+    return parse_qs(query.decode("latin-1")).get("token", [None])[0]
 
 
-async def _refuse(send: Send, status: int, error: str, code: int, reason: str) -> None:
+class GameSocket:
+    """The ASGI endpoint of every game's socket."""
+
+    def __init__(self, live: LiveGames, limiter: RateLimiter) -> None:
+        """Sockets of `live`'s games; their writes limited by `limiter`, as POSTs are."""
+        self.live = live
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """One socket, from its handshake until it closes."""
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        game_id = str(scope.get("path_params", {}).get("game_id", ""))
+        token = query_token(scope)
+        try:
+            if not GAME_ID.fullmatch(game_id):
+                raise ServiceError(404, f"no game {game_id[:40]!r}")
+            loaded, seat, first = await self.live.open_socket(game_id, token)
+        except ServiceError as exc:
+            await _refuse(send, exc.status, exc.message, 4000 + exc.status)
+            return
+        conn = self.live.hub.add(game_id, send, seat)
+        if conn is None:
+            await _refuse(send, 503, "too many sockets are open on this game", 1013)
+            return
+        client = str((scope.get("client") or ("?", 0))[0])
+        try:
+            conn.push(loaded.version, first)
+            latest = self.live.service.cache.get(game_id)
+            if latest is not None and latest.version > loaded.version:
+                await self.live.publish(latest)
+            window, count = 0.0, 0
+            loop = asyncio.get_running_loop()
+            while True:
+                message = await receive()
+                if message["type"] != "websocket.receive":
+                    break  # websocket.disconnect
+                text = message.get("text")
+                if text is None:
+                    await conn.close(1003, "binary frames are not accepted: send text")
+                    break
+                try:
+                    request = read_message(text)
+                except ServiceError as exc:
+                    request, refusal = None, socket_refusal(exc)
+                if request is not None and request["type"] != "ping":
+                    reply = await self._write(game_id, token, client, request)
+                    if reply is not None:  # (stored: the next state message answers)
+                        conn.push_other(reply)
+                    continue
+                now = loop.time()  # anything but a write: bounded per second
+                if now - window > 1.0:
+                    window, count = now, 0
+                count += 1
+                if count > WS_MESSAGES_PER_SECOND:
+                    await conn.close(1008, "too many messages")
+                    break
+                conn.push_other(PONG if request is not None else refusal)
+        except Exception:  # the client went away mid-send
+            pass
+        finally:
+            self.live.hub.remove(game_id, conn)
+
+    async def _write(self, game_id: str, token: str | None, client: str,
+                     request: dict[str, Any]) -> str | None:
+        """Play a socket's move or undo as the POST would (the same checks, the same rate
+        limit): None once stored, else its refusal."""
+        version = request.get("version")
+        try:
+            refused = self.limiter.refusal(client)
+            if refused is not None:
+                raise ServiceError(429, refused[1], retry_after=refused[0])
+            body = {"token": token, "action": request.get("action"), "version": version}
+            await self.live.play(game_id, body, undo=request["type"] == "undo", reply=False)
+            return None
+        except ServiceError as exc:
+            return socket_refusal(exc, version if is_int(version) else None)
+        except Exception as exc:
+            log.exception("unexpected error on a socket write to game %s", game_id)
+            return socket_refusal(failure(exc))
+
+
+async def _refuse(send: Send, status: int, error: str, code: int) -> None:
     """Say why in a message, then close with `code`."""
-    await send({"type": "websocket.send",
-                "text": orjson.dumps({"type": "error", "status": status,
-                                      "error": error}).decode()})
-    await send({"type": "websocket.close", "code": code, "reason": reason[:120]})
-
-
-async def serve_socket(server: Server, limiter: RateLimiter, game_id: str,
-                       token: str | None, scope: Scope, receive: Receive, send: Send
-                       ) -> None:
-    """One socket, from its handshake until it closes."""
-    first_message = await receive()
-    if first_message["type"] != "websocket.connect":
-        return
-    await send({"type": "websocket.accept"})
-    try:
-        if not GAME_ID.fullmatch(game_id):
-            raise ServiceError(404, f"no game {game_id[:40]!r}")
-        loaded, seat, first = await server.read(server.do_open, game_id, token)
-    except ServiceError as exc:
-        await _refuse(send, exc.status, exc.message, 4000 + exc.status, exc.message)
-        return
-    conn = server.hub.add(game_id, send, seat)
-    if conn is None:
-        await _refuse(send, 503, "too many sockets are open on this game", 1013,
-                      "too many sockets: try again later")
-        return
-    client = str((scope.get("client") or ("?", 0))[0])
-    try:
-        conn.push(loaded.version, first)
-        latest = server.service.cache.get(game_id)
-        if latest is not None and latest.version > loaded.version:
-            await server.publish(latest, {})
-        window, count = 0.0, 0
-        loop = asyncio.get_running_loop()
-        while True:
-            message = await receive()
-            if message["type"] != "websocket.receive":
-                break  # websocket.disconnect
-            text = message.get("text")
-            if text is None:
-                await conn.close(1003, "binary frames are not accepted: send text")
-                break
-            write = socket_write(text)
-            if write is not None:  # bounded like a POST: by the write rate limit
-                refusal = await play_from_socket(server, limiter, game_id, token, client,
-                                                 write)
-                if refusal is not None:
-                    conn.push_other(refusal)
-                continue
-            now = loop.time()
-            if now - window > 1.0:
-                window, count = now, 0
-            count += 1
-            if count > WS_MESSAGES_PER_SECOND:
-                await conn.close(1008, "too many messages")
-                break
-            if text.strip() in PINGS:
-                conn.push_other(PONG)
-    except Exception:  # the client went away mid-send
-        pass
-    finally:
-        server.hub.remove(game_id, conn)
+    await send({"type": "websocket.send", "text": orjson.dumps(
+        {"type": "error", "status": status, "error": error}).decode()})
+    await send({"type": "websocket.close", "code": code, "reason": error[:120]})

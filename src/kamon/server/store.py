@@ -1,16 +1,20 @@
 """The game store: one row per game, one append-only row per action (SQLite or PostgreSQL).
 
 A game is its record. `games` holds how it was set up, its version (the number of action
-rows) and a digest of everything stored for it; `actions` holds every move and every
-undo, in order, never updated or deleted; `seats` holds who sits where, with a hash of
-each seat's token (the token itself is only ever in the invite link). The same schema runs
-on an SQLite file (WAL, the default) and on PostgreSQL (`postgresql://...`).
+rows), the seat to move and a digest of everything stored for it; `actions` holds every
+move and every undo, in order, never updated or deleted; `seats` holds who sits where,
+with a hash of each seat's token (the token itself is only ever in the invite link).
+`open_seats` and `rematches` hold the free seats of public games and the rematch of a
+finished game. The same schema runs on an SQLite file (WAL, the default) and on
+PostgreSQL (`postgresql://...`).
 
 A move is stored by bumping the version only if it is still the one the move was checked
 against, and inserting its row, in one transaction: two servers sharing a database cannot
-both store a move at one version. The digest chains the setup, the seats and every action
-row, so a row changed behind the server's back (without a version bump) is detected when
-the game is next rebuilt from the store.
+both store a move at one version. On PostgreSQL the same transaction sends a
+notification naming the game and its new version (`NOTIFY kamon`, delivered at commit),
+so every server process sharing the database hears of it. The digest chains the setup,
+the seats and every action row, so a row changed behind the server's back (without a
+version bump) is detected when the game is next read from the store.
 
 SQLAlchemy creates (and migrates) the schema; the queries themselves go straight to the
 driver on one connection per thread, because they run on every request and the server
@@ -20,17 +24,14 @@ that say what went wrong (busy, read-only, unreachable) and whether a retry may 
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import hashlib
 import json
-import os
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager, suppress
-from dataclasses import dataclass
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -66,6 +67,7 @@ games_table = Table(
     # "practice" (the creator chose the seed), "casual" or "rated" (the server drew it)
     Column("mode", String(8), nullable=False, server_default="casual"),
     Column("digest", String(64)),  # sha256 chain over setup, seats and action rows
+    Column("to_move", Integer),  # the seat that must decide now (NULL: none, or unknown)
 )
 
 seats_table = Table(
@@ -88,11 +90,27 @@ actions_table = Table(
     Column("created_at", Float, nullable=False),
 )
 
+open_seats_table = Table(  # the free seats of public games (open_games.py)
+    "open_seats", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("token", String(64)),  # the seat's token while the seat is free, then NULL
+    Column("created_at", Float, nullable=False),
+    Column("taken_at", Float),
+)
+
+rematches_table = Table(  # a finished game's one rematch (rematch.py)
+    "rematches", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("rematch_id", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
 T = TypeVar("T")
 MAX_SEED = (1 << 63) - 1
-GROUP_MAX = 256  # writes committed in one transaction at most
 MODES = ("practice", "casual", "rated")
 BUSY_TIMEOUT = 2.0  # seconds a write waits for a database another process has locked
+CHANNEL = "kamon"  # PostgreSQL's notification channel: "<game id> <version>"
 
 
 @functools.lru_cache(maxsize=4096)  # every move names its token: hash it once
@@ -175,7 +193,11 @@ def effective_moves(rows: list[ActionRow]) -> list[ActionRow]:
 
 def normalise_url(url: str) -> str:
     """A database URL SQLAlchemy understands: a bare path becomes an SQLite file, and
-    postgresql:// uses the psycopg (3) driver."""
+    postgresql:// uses the psycopg (3) driver.
+
+    >>> normalise_url("kamon.db"), normalise_url("postgresql://u@h/db")
+    ('sqlite:///kamon.db', 'postgresql+psycopg://u@h/db')
+    """
     if "://" not in url:
         return f"sqlite:///{url}"
     if url.startswith("postgresql://") or url.startswith("postgres://"):
@@ -243,8 +265,23 @@ def _game_row(r: Any) -> GameRow:
                    float(r[8] or 0), mode, r[10])
 
 
+def _action_row(r: Any, game_id: str) -> ActionRow:
+    """An actions row (idx, kind, seat, action_id, notation) decoded."""
+    return ActionRow(_int(r[0], "action index", game_id), str(r[1]), r[2], r[3], r[4])
+
+
 _GAME_COLUMNS = ("id, game, players, seed, options, version, status, created_at, "
                  "updated_at, mode, digest")
+_ACTION_COLUMNS = "idx, kind, seat, action_id, notation"
+
+
+@dataclass
+class Transaction:
+    """A write transaction under way on one thread: its cursor, and what to do once it
+    is committed (dropped if it is not)."""
+
+    cursor: Any
+    on_commit: list[Callable[[], None]] = field(default_factory=list)
 
 
 class Store:
@@ -264,28 +301,17 @@ class Store:
         self._closed = False
         self._active = 0  # queries under way (close() waits for them)
         self._active_cond = threading.Condition()
-        # SQLite has one writer at a time: this process's writes are committed together
-        # by one thread (one fsync for all the moves waiting), see GroupCommit
-        self._group = GroupCommit(self) if self.dialect == "sqlite" else None
-        self.writes_lock: int | None = None  # see share_writes
+        self._sql_cache: dict[str, str] = {}
         with self._errors("open the database"):
+            if self.dialect == "sqlite":  # once per file (it stays so): not per connection
+                with suppress(Exception), self.engine.connect() as conn:  # (read-only: as is)
+                    conn.exec_driver_sql("PRAGMA journal_mode=WAL")
             metadata.create_all(self.engine)
             self._migrate()
-        self._sql_cache: dict[str, str] = {}
-
-    def share_writes(self, lock_path: str) -> None:
-        """Take turns to write with the other processes that name the same lock file
-        (the workers of one server): each transaction holds an exclusive `flock` on it
-        from BEGIN to COMMIT, so a waiting writer starts the moment the lock is free,
-        where SQLite's own busy wait sleeps in steps of up to 100 ms."""
-        if self.dialect == "sqlite":
-            self.writes_lock = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
 
     def close(self) -> None:
         """Refuse new work, wait (a bounded time) for the queries under way, then release
         every thread's connection — never one another thread is still using."""
-        if self._group is not None:
-            self._group.stop()
         with self._active_cond:
             self._closed = True
             self._active_cond.wait_for(lambda: self._active == 0,
@@ -298,9 +324,24 @@ class Store:
                 with suppress(Exception):
                     c.close()
         self.engine.dispose()
-        if self.writes_lock is not None:
-            os.close(self.writes_lock)
-            self.writes_lock = None
+
+    def _migrate(self) -> None:
+        """Add the columns a database made by an older kamon lacks."""
+        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
+        adds = []
+        if "mode" not in have:
+            adds.append("ALTER TABLE games ADD COLUMN mode VARCHAR(8) NOT NULL DEFAULT "
+                        "'casual'")
+        if "digest" not in have:
+            adds.append("ALTER TABLE games ADD COLUMN digest VARCHAR(64)")
+        if "to_move" not in have:
+            adds.append("ALTER TABLE games ADD COLUMN to_move INTEGER")
+        if adds:
+            with self.engine.begin() as conn:
+                for sql in adds:
+                    conn.execute(text(sql))
+
+    # --- connections and errors ---------------------------------------------------
 
     @contextmanager
     def _using(self, doing: str) -> Iterator[Any]:
@@ -317,39 +358,26 @@ class Store:
                 if self._active == 0:
                     self._active_cond.notify_all()
 
-    def _migrate(self) -> None:
-        """Add the columns a database made by an older kamon lacks."""
-        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
-        adds = []
-        if "mode" not in have:
-            adds.append("ALTER TABLE games ADD COLUMN mode VARCHAR(8) NOT NULL DEFAULT "
-                        "'casual'")
-        if "digest" not in have:
-            adds.append("ALTER TABLE games ADD COLUMN digest VARCHAR(64)")
-        if adds:
-            with self.engine.begin() as conn:
-                for sql in adds:
-                    conn.execute(text(sql))
-
-    # --- connections and errors ---------------------------------------------------
+    def connect(self) -> Any:
+        """A driver connection of the caller's own (autocommit: transactions are
+        explicit), to keep and to close."""
+        proxied = self.engine.raw_connection()
+        c: Any = proxied.driver_connection
+        proxied.detach()  # ours for good: the pool does not reset or reuse it
+        if self.dialect == "sqlite":
+            c.isolation_level = None
+            c.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
+        else:
+            c.autocommit = True
+            if self.dialect == "postgresql":
+                c.execute(f"SET lock_timeout = {int(self.busy_timeout * 1000)}")
+        return c
 
     def _conn(self) -> Any:
-        """This thread's driver connection (autocommit: transactions are explicit)."""
+        """This thread's driver connection."""
         c: Any = getattr(self._local, "conn", None)
         if c is None:
-            if self._closed:
-                raise StoreError("the server is shutting down")
-            proxied = self.engine.raw_connection()
-            c = proxied.driver_connection
-            proxied.detach()  # ours for good: the pool does not reset or reuse it
-            if self.dialect == "sqlite":
-                c.isolation_level = None
-                c.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
-            else:
-                c.autocommit = True
-                if self.dialect == "postgresql":
-                    c.execute(f"SET lock_timeout = {int(self.busy_timeout * 1000)}")
-            self._local.conn = c
+            c = self._local.conn = self.connect()
             with self._conns_lock:
                 self._conns.append(c)
         return c
@@ -365,7 +393,7 @@ class Store:
             with suppress(Exception):
                 c.close()
 
-    def _sql(self, sql: str) -> str:
+    def sql(self, sql: str) -> str:
         """A query written with `?` placeholders in the driver's own style."""
         if self.dialect == "sqlite":
             return sql
@@ -376,7 +404,8 @@ class Store:
 
     @contextmanager
     def _errors(self, doing: str) -> Iterator[None]:
-        """Turn a driver error into a StoreError that says what failed and why."""
+        """Turn a driver error into a StoreError that says what failed and why (and, on
+        a database server, reconnect next time — unless a transaction is under way)."""
         try:
             yield
         except (StoreError, VersionConflict, DamagedGame):
@@ -385,50 +414,104 @@ class Store:
             err = classify(exc, doing)
             if err is None:
                 raise
-            if self.dialect != "sqlite":
+            if self.dialect != "sqlite" and self.in_transaction() is None:
                 self._drop_conn()
             raise err from None
 
-    def _query(self, sql: str, params: tuple[Any, ...], doing: str) -> list[Any]:
+    def query(self, sql: str, params: tuple[Any, ...], doing: str) -> list[Any]:
         """Run one read and fetch its rows."""
         with self._errors(doing), self._using(doing) as conn:
             cur = conn.cursor()
             try:
-                cur.execute(self._sql(sql), params)
+                cur.execute(self.sql(sql), params)
                 return list(cur.fetchall())
             finally:
                 cur.close()
 
+    # --- transactions -------------------------------------------------------------
+
+    def in_transaction(self) -> Transaction | None:
+        """The write transaction this thread has under way, if any."""
+        tx: Transaction | None = getattr(self._local, "tx", None)
+        return tx
+
     @contextmanager
-    def _transaction(self, doing: str) -> Iterator[Any]:
-        """A write transaction on this thread's connection (for PostgreSQL, which
-        commits concurrent transactions together itself)."""
+    def transaction(self, doing: str, wait: float | None = None) -> Iterator[Transaction]:
+        """A write transaction on this thread's connection, committed when the block
+        ends (rolled back if it raises); its `on_commit` actions run after the commit.
+        SQLite's takes the write lock at once. It waits for a lock another process holds
+        up to the busy timeout, or `wait` seconds if that is less (the batch writer's
+        writes have waited already: with the full timeout, a write queued behind one
+        that met a locked database waited nearly twice the timeout for its 503)."""
+        shorter = wait is not None and wait < self.busy_timeout
         with self._errors(doing), self._using(doing) as conn:
-            cur = conn.cursor()
-            cur.execute("BEGIN")
+            tx = Transaction(conn.cursor())
+            self._local.tx = tx
             try:
-                yield cur
+                if self.dialect == "sqlite":
+                    if shorter:
+                        tx.cursor.execute(f"PRAGMA busy_timeout={_ms(wait)}")
+                    try:
+                        tx.cursor.execute("BEGIN IMMEDIATE")
+                    finally:
+                        if shorter:
+                            tx.cursor.execute(f"PRAGMA busy_timeout={_ms(self.busy_timeout)}")
+                else:
+                    tx.cursor.execute("BEGIN")
+                    if shorter and self.dialect == "postgresql":
+                        tx.cursor.execute(f"SET LOCAL lock_timeout = {_ms(wait)}")
+                yield tx
+                tx.cursor.execute("COMMIT")
             except BaseException:
                 with suppress(Exception):
-                    cur.execute("ROLLBACK")
+                    tx.cursor.execute("ROLLBACK")
                 raise
-            else:
-                cur.execute("COMMIT")
             finally:
-                cur.close()
+                self._local.tx = None
+                tx.cursor.close()
+        for action in tx.on_commit:
+            action()
 
-    def _write(self, fn: Callable[[Any], T], doing: str) -> T:
-        """Run `fn(cursor)` in a committed write transaction; its result."""
-        if self._group is not None:
-            return self._group.run(fn, doing)
-        with self._transaction(doing) as cur:
-            return fn(cur)
+    def attempt(self, tx: Transaction, fn: Callable[[], T], doing: str) -> T:
+        """Run `fn` inside `tx` in a savepoint: if it raises, only what it wrote (and its
+        `on_commit` actions) is taken back, and the transaction goes on."""
+        mark = len(tx.on_commit)
+        tx.cursor.execute("SAVEPOINT attempt")
+        try:
+            with self._errors(doing):
+                result = fn()
+        except BaseException:
+            tx.cursor.execute("ROLLBACK TO SAVEPOINT attempt")
+            tx.cursor.execute("RELEASE SAVEPOINT attempt")
+            del tx.on_commit[mark:]
+            raise
+        tx.cursor.execute("RELEASE SAVEPOINT attempt")
+        return result
+
+    def write(self, fn: Callable[[Any], T], doing: str) -> T:
+        """Run `fn(cursor)` in a committed transaction (in a savepoint of the one this
+        thread has under way, if any: the batch writer's); its result."""
+        tx = self.in_transaction()
+        if tx is not None:
+            return self.attempt(tx, functools.partial(fn, tx.cursor), doing)
+        with self.transaction(doing) as tx:
+            return fn(tx.cursor)
+
+    def on_commit(self, action: Callable[[], None]) -> None:
+        """Do `action` once this thread's transaction is committed (at once if none is
+        under way); never if it is rolled back."""
+        tx = self.in_transaction()
+        if tx is None:
+            action()
+        else:
+            tx.on_commit.append(action)
 
     # --- writes -----------------------------------------------------------------
 
     def create_game(self, game_id: str, game: str, players: int, seed: int,
                     options: dict[str, Any], seats: list[SeatRow], mode: str = "casual",
-                    extra: Callable[[Any], Any] | None = None) -> GameRow:
+                    extra: Callable[[Any], Any] | None = None, to_move: int | None = None
+                    ) -> GameRow:
         """Store a new game at version 0 with its seats; its row as stored (the game()
         of it). `extra(cursor)` writes rows that belong with the game in the same
         transaction (or refuses it)."""
@@ -437,342 +520,124 @@ class Store:
         digest = setup_digest(game, players, seed, opts, mode, seats)
 
         def insert(cur: Any) -> None:
-            cur.execute(self._sql(
-                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
+            cur.execute(self.sql(
+                f"INSERT INTO games ({_GAME_COLUMNS}, to_move) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"),
                 (game_id, game, players, seed, json.dumps(opts), 0, "playing", now, now,
-                 mode, digest))
-            cur.executemany(self._sql(
+                 mode, digest, to_move))
+            cur.executemany(self.sql(
                 "INSERT INTO seats (game_id, seat, kind, level, token_hash) "
                 "VALUES (?,?,?,?,?)"),
                 [(game_id, s.seat, s.kind, s.level, s.token_hash) for s in seats])
             if extra is not None:
                 extra(cur)
 
-        self._write(insert, f"create game {game_id}")
+        self.write(insert, f"create game {game_id}")
         return GameRow(game_id, game, players, seed, opts, 0, "playing", now, now,
                        mode if mode in MODES else "casual", digest)
 
     def append(self, game_id: str, expected_version: int, kind: str, seat: int | None,
-               action_id: int | None, notation: str | None, status: str) -> int:
-        """Append one action row if the game is still at `expected_version`; the new
-        version. VersionConflict (and nothing stored) otherwise."""
-        return self._write(self._appender(game_id, expected_version, kind, seat,
-                                          action_id, notation, status),
-                           f"store a {kind} in game {game_id}")
-
-    def append_many(self, appends: list[tuple[Any, ...]], deadlines: list[float] | None = None
-                    ) -> list[int | BaseException]:
-        """Several `append`s (their argument tuples) committed together where the database
-        allows it (SQLite: one transaction, one fsync, each write in a savepoint so a
-        refused one takes back only itself); for each, the new version or the exception
-        (VersionConflict, StoreError) that refused it. `deadlines` (monotonic seconds):
-        a write still waiting for the database past its own is refused as busy."""
-        writes = [(self._appender(*a), f"store a {a[2]} in game {a[0]}") for a in appends]
-        if self._group is not None:
-            return self._group.run_many(writes, deadlines)
-        out: list[int | BaseException] = []
-        for fn, doing in writes:
-            try:
-                with self._transaction(doing) as cur:
-                    out.append(fn(cur))
-            except (StoreError, VersionConflict, DamagedGame) as exc:
-                out.append(exc)
-        return out
-
-    def _appender(self, game_id: str, expected_version: int, kind: str, seat: int | None,
-                  action_id: int | None, notation: str | None, status: str
-                  ) -> Callable[[Any], int]:
-        """The write (of a cursor in a transaction) that appends one action row."""
+               action_id: int | None, notation: str | None, status: str,
+               to_move: int | None = None) -> tuple[int, str | None]:
+        """Append one action row if the game is still at `expected_version`: the new
+        version and digest. VersionConflict (and nothing stored) otherwise."""
         now = time.time()
         lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
 
-        def insert(cur: Any) -> int:
-            cur.execute(self._sql(f"SELECT version, digest FROM games WHERE id = ?{lock}"),
+        def insert(cur: Any) -> tuple[int, str | None]:
+            cur.execute(self.sql(f"SELECT version, digest FROM games WHERE id = ?{lock}"),
                         (game_id,))
             found = cur.fetchone()
             if found is None or found[0] != expected_version:
                 raise VersionConflict(game_id)
-            prev = found[1]
             row = ActionRow(expected_version, kind, seat, action_id, notation)
-            digest = None if prev is None else chain_digest(prev, row)
-            cur.execute(self._sql(
-                "UPDATE games SET version = ?, status = ?, updated_at = ?, digest = ? "
-                "WHERE id = ? AND version = ?"),
-                (expected_version + 1, status, now, digest, game_id, expected_version))
+            digest = None if found[1] is None else chain_digest(found[1], row)
+            cur.execute(self.sql(
+                "UPDATE games SET version = ?, status = ?, updated_at = ?, digest = ?, "
+                "to_move = ? WHERE id = ? AND version = ?"),
+                (expected_version + 1, status, now, digest, to_move, game_id,
+                 expected_version))
             if cur.rowcount != 1:
                 raise VersionConflict(game_id)
-            cur.execute(self._sql(
-                "INSERT INTO actions (game_id, idx, kind, seat, action_id, notation, "
-                "created_at) VALUES (?,?,?,?,?,?,?)"),
+            cur.execute(self.sql(
+                f"INSERT INTO actions (game_id, {_ACTION_COLUMNS}, created_at) "
+                "VALUES (?,?,?,?,?,?,?)"),
                 (game_id, expected_version, kind, seat, action_id, notation, now))
-            return expected_version + 1
+            self.notify(cur, f"{game_id} {expected_version + 1}")
+            return expected_version + 1, digest
 
-        return insert
+        return self.write(insert, f"store a {kind} in game {game_id}")
+
+    def notify(self, cur: Any, message: str) -> None:
+        """Tell every server process sharing a PostgreSQL database `message` when this
+        transaction commits (nothing on SQLite, which one process serves)."""
+        if self.dialect == "postgresql":
+            cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, message))
 
     def seal(self, game_id: str, version: int, digest: str) -> None:
         """Store the digest of a game an older kamon stored without one (only if it is
         still at `version` and still has none)."""
         def update(cur: Any) -> None:
-            cur.execute(self._sql("UPDATE games SET digest = ? WHERE id = ? AND version = ? "
-                                  "AND digest IS NULL"), (digest, game_id, version))
+            cur.execute(self.sql("UPDATE games SET digest = ? WHERE id = ? AND version = ? "
+                                 "AND digest IS NULL"), (digest, game_id, version))
 
-        self._write(update, f"seal game {game_id}")
+        self.write(update, f"seal game {game_id}")
 
     # --- reads ------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow | None:
         """The game's row, or None; DamagedGame if a column cannot be read back."""
-        rows = self._query(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,),
-                           f"read game {game_id}")
+        rows = self.query(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,),
+                          f"read game {game_id}")
         return _game_row(rows[0]) if rows else None
 
-    def version(self, game_id: str) -> int | None:
-        """The game's current version (cheap: one column), or None if there is no game."""
-        rows = self._query("SELECT version FROM games WHERE id = ?", (game_id,),
-                           f"read game {game_id}")
-        return None if not rows else _int(rows[0][0], "version", game_id)
+    def head(self, game_id: str) -> tuple[int, str | None] | None:
+        """The game's current version and digest (cheap: two columns), or None if there
+        is no game."""
+        rows = self.query("SELECT version, digest FROM games WHERE id = ?", (game_id,),
+                          f"read game {game_id}")
+        return None if not rows else (_int(rows[0][0], "version", game_id), rows[0][1])
 
-    def versions(self, game_ids: list[str]) -> dict[str, int]:
-        """The current versions of several games (those that exist and read back)."""
-        out: dict[str, int] = {}
-        for i in range(0, len(game_ids), 500):
-            chunk = game_ids[i:i + 500]
-            marks = ",".join("?" * len(chunk))
-            for gid, v in self._query(f"SELECT id, version FROM games WHERE id IN ({marks})",
-                                      tuple(chunk), "read game versions"):
-                if isinstance(v, int) and not isinstance(v, bool):
-                    out[str(gid)] = v
-        return out
+    def version(self, game_id: str) -> int | None:
+        """The game's current version, or None if there is no game."""
+        head = self.head(game_id)
+        return None if head is None else head[0]
 
     def seats(self, game_id: str) -> list[SeatRow]:
         """The game's seats in seat order."""
-        rows = self._query("SELECT seat, kind, level, token_hash FROM seats "
-                           "WHERE game_id = ? ORDER BY seat", (game_id,),
-                           f"read the seats of game {game_id}")
+        rows = self.query("SELECT seat, kind, level, token_hash FROM seats "
+                          "WHERE game_id = ? ORDER BY seat", (game_id,),
+                          f"read the seats of game {game_id}")
         return [SeatRow(_int(r[0], "seat number", game_id), str(r[1]), r[2], r[3])
                 for r in rows]
 
-    def actions(self, game_id: str, upto: int | None = None) -> list[ActionRow]:
-        """The game's action rows in order (the first `upto` of them)."""
-        sql = "SELECT idx, kind, seat, action_id, notation FROM actions WHERE game_id = ?"
-        params: tuple[Any, ...] = (game_id,)
+    def actions(self, game_id: str, since: int = 0, upto: int | None = None
+                ) -> list[ActionRow]:
+        """The game's action rows in order, from index `since` (up to `upto`)."""
+        sql = f"SELECT {_ACTION_COLUMNS} FROM actions WHERE game_id = ? AND idx >= ?"
+        params: tuple[Any, ...] = (game_id, since)
         if upto is not None:
             sql += " AND idx < ?"
-            params = (game_id, upto)
-        rows = self._query(sql + " ORDER BY idx", params,
-                           f"read the moves of game {game_id}")
-        return [ActionRow(_int(r[0], "action index", game_id), str(r[1]), r[2], r[3], r[4])
-                for r in rows]
+            params = (game_id, since, upto)
+        rows = self.query(sql + " ORDER BY idx", params, f"read the moves of game {game_id}")
+        return [_action_row(r, game_id) for r in rows]
 
     def action_at(self, game_id: str, idx: int) -> ActionRow | None:
         """The action row stored at index `idx` (the move that made version idx + 1)."""
-        rows = self._query("SELECT idx, kind, seat, action_id, notation FROM actions "
-                           "WHERE game_id = ? AND idx = ?", (game_id, idx),
-                           f"read a move of game {game_id}")
-        if not rows:
-            return None
-        r = rows[0]
-        return ActionRow(_int(r[0], "action index", game_id), str(r[1]), r[2], r[3], r[4])
+        rows = self.actions(game_id, idx, idx + 1)
+        return rows[0] if rows else None
 
-    def games_by_status(self, status: str) -> list[str]:
-        """Ids of the games with this status (e.g. the unfinished ones at start-up)."""
-        return [str(r[0]) for r in self._query("SELECT id FROM games WHERE status = ?",
-                                               (status,), "list the games")]
+    def bots_waiting(self, idle_since: float) -> list[str]:
+        """Ids of the unfinished games a bot is to move in (or whose seat to move an
+        older kamon did not store), unchanged since `idle_since` (a time.time())."""
+        rows = self.query(
+            "SELECT g.id FROM games g LEFT JOIN seats s ON s.game_id = g.id AND "
+            "s.seat = g.to_move WHERE g.status = 'playing' AND g.updated_at <= ? AND "
+            "(g.to_move IS NULL OR s.kind = 'bot')", (idle_since,), "list the bots' games")
+        return [str(r[0]) for r in rows]
 
     def count_games(self) -> int:
         """How many games are stored."""
-        return int(self._query("SELECT count(*) FROM games", (), "count the games")[0][0])
-
-
-class _Done:
-    """A one-shot signal on a plain lock (held until set): what threading.Event does,
-    without its Python-level Condition (every write waits on one)."""
-
-    __slots__ = ("lock", "flag")
-
-    def __init__(self) -> None:
-        """Not set."""
-        self.lock = threading.Lock()
-        self.lock.acquire()
-        self.flag = False
-
-    def set(self) -> None:
-        """Wake the waiter (only the group's leader sets it; a second set does nothing)."""
-        if not self.flag:
-            self.flag = True
-            self.lock.release()
-
-    def wait(self) -> None:
-        """Block until set."""
-        with self.lock:
-            pass
-
-
-class _Write:
-    """One write waiting for the group commit."""
-
-    __slots__ = ("fn", "doing", "deadline", "done", "result", "error")
-
-    def __init__(self, fn: Callable[[Any], Any], doing: str, deadline: float) -> None:
-        """A write to run before `deadline` (monotonic seconds)."""
-        self.fn = fn
-        self.doing = doing
-        self.deadline = deadline
-        self.done = _Done()
-        self.result: Any = None
-        self.error: BaseException | None = None
-
-
-class GroupCommit:
-    """SQLite's writes from every thread, committed together: the writes waiting when a
-    transaction starts go into it, each in a savepoint when there are several (a refused
-    write takes back only itself), and one COMMIT (one fsync) makes them all durable before any of them is
-    answered. The first writer to find no commit running commits (its own write and any
-    that arrive meanwhile) until none is left; the others wait for theirs. A write still
-    waiting when its turn would come past the busy timeout is refused as busy, so no
-    write waits much longer than that."""
-
-    def __init__(self, store: Store) -> None:
-        """Writes for `store`."""
-        self.store = store
-        self.queue: deque[_Write] = deque()
-        self.lock = threading.Lock()
-        self.committing = False
-        self.stopped = False
-
-    def run(self, fn: Callable[[Any], T], doing: str) -> T:
-        """Run `fn(cursor)` in the next group; its result once committed."""
-        item = self._enter([(fn, doing)], None)[0]
-        if item.error is not None:
-            raise item.error
-        return item.result
-
-    def run_many(self, writes: list[tuple[Callable[[Any], Any], str]],
-                 deadlines: list[float] | None = None) -> list[Any]:
-        """Run several writes in the next group(s); for each, its result once committed
-        or the exception that refused it."""
-        if not writes:
-            return []
-        return [item.result if item.error is None else item.error
-                for item in self._enter(writes, deadlines)]
-
-    def _enter(self, writes: list[tuple[Callable[[Any], Any], str]],
-               deadlines: list[float] | None) -> list[_Write]:
-        """Queue the writes, commit (as the leader) or wait for the leader; the items
-        once each has its result or error."""
-        limit = time.monotonic() + self.store.busy_timeout
-        items = [_Write(fn, doing, limit if deadlines is None else min(limit, deadlines[i]))
-                 for i, (fn, doing) in enumerate(writes)]
-        with self.lock:
-            if self.stopped:
-                raise StoreError(f"the server is shutting down: could not {writes[0][1]}")
-            self.queue.extend(items)
-            lead = not self.committing
-            self.committing = True
-        if lead:
-            try:
-                self._lead()
-            except BaseException as exc:  # never leave the others waiting for a leader
-                self._abandon(exc)
-                raise
-        for item in items:
-            item.done.wait()
-        return items
-
-    def stop(self) -> None:
-        """Refuse new writes (those already waiting are committed by their leader)."""
-        with self.lock:
-            self.stopped = True
-
-    def _lead(self) -> None:
-        """Commit groups until no write is waiting."""
-        while True:
-            with self.lock:
-                if not self.queue:
-                    self.committing = False
-                    return
-                batch = [self.queue.popleft()
-                         for _ in range(min(GROUP_MAX, len(self.queue)))]
-            now = time.monotonic()
-            live = []
-            for item in batch:
-                if now > item.deadline:
-                    item.error = StoreError(f"the database is busy (writes are waiting for "
-                                            f"it): could not {item.doing}; retry in a "
-                                            "moment", 503, retry_after=1)
-                    item.done.set()
-                else:
-                    live.append(item)
-            if live:
-                self._commit(live)
-
-    def _abandon(self, exc: BaseException) -> None:
-        """The leader failed outside a transaction: refuse what waits, let a new leader
-        come."""
-        with self.lock:
-            waiting = list(self.queue)
-            self.queue.clear()
-            self.committing = False
-        for item in waiting:
-            item.error = StoreError(f"the database writer failed: could not {item.doing} "
-                                    f"({type(exc).__name__})")
-            item.done.set()
-
-    def _commit(self, items: list[_Write]) -> None:
-        """One transaction for the items; each item's result or error is set."""
-        with ExitStack() as using:
-            try:
-                conn = using.enter_context(self.store._using("store the writes"))
-            except StoreError:
-                for item in items:
-                    item.error = StoreError(f"the server is shutting down: could not "
-                                            f"{item.doing}")
-                    item.done.set()
-                return
-            self._transaction(conn, items)
-
-    def _transaction(self, conn: Any, items: list[_Write]) -> None:
-        """Run the items in one transaction on `conn`."""
-        cur = None
-        shared = self.store.writes_lock
-        try:
-            if shared is not None:
-                fcntl.flock(shared, fcntl.LOCK_EX)
-            cur = conn.cursor()
-            cur.execute("BEGIN IMMEDIATE")
-            alone = len(items) == 1  # no savepoint: a refused write rolls back all there is
-            for item in items:
-                if not alone:
-                    cur.execute("SAVEPOINT w")
-                try:
-                    item.result = item.fn(cur)
-                    if not alone:
-                        cur.execute("RELEASE w")
-                except Exception as exc:
-                    if not alone:
-                        cur.execute("ROLLBACK TO w")
-                        cur.execute("RELEASE w")
-                    item.error = exc if isinstance(exc, VersionConflict | DamagedGame) else \
-                        (classify(exc, item.doing) or exc)
-            cur.execute("ROLLBACK" if alone and items[0].error is not None else "COMMIT")
-        except Exception as exc:
-            if cur is not None:
-                with suppress(Exception):
-                    cur.execute("ROLLBACK")
-            for item in items:
-                item.result = None
-                if item.error is None:
-                    item.error = classify(exc, item.doing) or StoreError(
-                        f"the database failed: could not {item.doing} ({exc})")
-        finally:
-            if cur is not None:
-                with suppress(Exception):
-                    cur.close()
-            if shared is not None:
-                with suppress(OSError):
-                    fcntl.flock(shared, fcntl.LOCK_UN)
-            for item in items:
-                item.done.set()
+        return int(self.query("SELECT count(*) FROM games", (), "count the games")[0][0])
 
 
 def classify(exc: BaseException, doing: str) -> StoreError | None:
@@ -798,13 +663,18 @@ def classify(exc: BaseException, doing: str) -> StoreError | None:
     return StoreError(f"the database failed: could not {doing} ({msg})", 503, retry_after=5)
 
 
+def _ms(seconds: float | None) -> int:
+    """Seconds as whole milliseconds of a database timeout (at least 1)."""
+    return max(1, int(1000 * (seconds or 0)))
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    """WAL (readers never wait for the writer), foreign keys, and waiting on a busy file
-    (briefly: a write that cannot get the lock is answered 503 with a retry hint)."""
+    """Durable commits, foreign keys, and waiting on a busy file (briefly: a write that
+    cannot get the lock is answered 503 with a retry hint). The journal mode (WAL:
+    readers never wait for the writer) is set once, when the store opens the file (it
+    stays set in the file)."""
     cur = dbapi_conn.cursor()
-    with suppress(Exception):  # a read-only file keeps the journal it has
-        cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=FULL")  # a commit is on disk before it is answered
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT * 1000)}")
+    cur.execute(f"PRAGMA busy_timeout={_ms(BUSY_TIMEOUT)}")
     cur.close()

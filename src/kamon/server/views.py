@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import bisect
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 
 from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
-from kamon.core.undo import may_undo
-
-if TYPE_CHECKING:
-    from kamon.server.service import Loaded
+from kamon.server.service import Loaded, can_undo
 
 _STDLIB = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
@@ -158,7 +155,6 @@ def party_turns(state: State, log: list[str]) -> list[dict[str, Any]]:
     return list(helper(state, log))
 
 
-
 def payload_json(loaded: Loaded, seat: int | None) -> bytes:
     """The payload of a seat as JSON (the same object as `payload`), built once per
     version and seat. The parts alike for every viewer (the common fields, the log and,
@@ -226,24 +222,6 @@ def state_message(loaded: Loaded, seat: int | None) -> str:
         message = loaded.messages[seat] = ('{"type":"state","payload":' +
                                            payload_json(loaded, seat).decode() + "}")
     return message
-
-
-def can_undo(loaded: Loaded, seat: int) -> bool:
-    """May `seat` take back the last move in force? Only its own, and only if that
-    move revealed nothing: no die rolled, no card drawn, no other player moved since
-    (the rule is kamon.core.undo's, shared with the terminal).
-    """
-    memo = loaded.undo_seat.get(seat)
-    if memo is not None:
-        return memo
-    ok = False
-    if loaded.moves and loaded.moves[-1].seat == seat and not loaded.state.is_over():
-        last = loaded.moves[-1]
-        if last.action_id is not None and last.seat is not None:
-            ok = may_undo(loaded.state_before_last(), last.action_id, loaded.state,
-                          last.seat, seat)
-    loaded.undo_seat[seat] = ok
-    return ok
 
 
 def scored_parties(state: State, players: int, scores: list[Any]) -> list[dict[str, Any]]:
