@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Debian packages the tests use: chromium (browser tests, driven by Playwright) and
-# postgresql (the store's PostgreSQL run). Installs what is missing; needs root or sudo.
+# Debian packages the tests use: chromium (browser tests, driven by Playwright),
+# postgresql (the store's PostgreSQL run and the scale-out test), haproxy (deploy/'s
+# proxy in front of two processes) and caddy (deploy/Caddyfile is checked with it).
+# Installs what is missing; needs root or sudo.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
+command -v caddy >/dev/null 2>&1 || need+=(caddy)
 if [ ${#need[@]} -eq 0 ]; then
     exit 0
 fi
