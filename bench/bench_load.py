@@ -3,14 +3,20 @@
 Usage:
   python bench/bench_load.py --mode paced --games 200 --seconds 60
   python bench/bench_load.py --mode fast --games 5,10,20,50,80 --seconds 20
-  python bench/bench_load.py --mode fast --games 50 --seconds 15 --workers 2
+  python bench/bench_load.py --mode fast --games 50 --store postgresql --processes 2
+  python bench/bench_load.py --mode fast --games 50 --store postgresql --processes 2 --cross
   python bench/bench_load.py --mode flood --games 40      # 40,000 POSTs to unknown games
 
 Starts a server on a free port of 127.0.0.1 over a fresh SQLite file (or uses --url, which
-must be a 127.0.0.1 address), creates N two-player White Castle games with two human
+must be a 127.0.0.1 address) — or, with `--store postgresql`, a throwaway PostgreSQL
+cluster, `--processes` server processes on it and the repository's deploy/haproxy.cfg in
+front, where the clients connect (tests/server/cluster.py starts them) — creates N
+two-player White Castle games with two human
 seats, opens one WebSocket per seat and plays: each seat waits for a state message that
 says it is to decide, then POSTs a legal move — after 1-3 s like a person (`paced`) or at
-once (`fast`). A finished game is replaced by a new one, so N games stay live.
+once (`fast`). A finished game is replaced by a new one, so N games stay live. With
+`--cross`, each game's two sockets are opened straight on two different processes, so
+every push is a move crossing from one process to another (LISTEN/NOTIFY).
 Traffic goes to 127.0.0.1 only, and everything is bounded: at most 1000 games, 600 s per
 run, 10 s per request.
 
@@ -18,7 +24,7 @@ Prints per run: moves per second, the move round trip (POST to answer) p50/p95/p
 and the part of it spent in the server (its Server-Timing header), the push delay (POST
 to the other seat's WebSocket message) p50/p99, errors (any refusal, lost socket or
 timeout), the server's CPU per move and its resident memory (now and peak; summed over
-its processes: the front and the workers of `--workers N`, and any bot workers), and this
+every server process and its bot workers; the proxy and PostgreSQL are not counted), and this
 client's own CPU per move. The client speaks HTTP/1.1 and WebSocket itself on
 asyncio.Protocol (the server's frames are unmasked, uncompressed text), so that on two
 cores it leaves the server as much of the machine as it can.
@@ -46,6 +52,9 @@ from urllib.parse import urlsplit
 
 import orjson
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.server.cluster
+from tests.server.cluster import HAProxy, PostgresCluster  # noqa: E402
+
 MAX_GAMES = 1000
 MAX_SECONDS = 600.0
 REQUEST_TIMEOUT = 10.0
@@ -58,28 +67,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_command(entry: str, db: str, port: int, workers: int = 1) -> list[str]:
+def server_command(entry: str, db: str, port: int) -> list[str]:
     """The command line of the server under test: `kamon serve` (`cli`), or the server
     module with the limits a one-address load test needs (`module`: no write rate limit,
     since every simulated person comes from 127.0.0.1)."""
     common = ["--host", "127.0.0.1", "--port", str(port), "--db", db, "--bot-delay", "0",
-              "--bot-workers", "0", "--workers", str(workers)]
+              "--bot-workers", "0", "--trusted-proxy", "127.0.0.1"]
     if entry == "cli":
         return [sys.executable, "-m", "kamon.cli", "serve", *common]
     return [sys.executable, "-m", "kamon.server", *common, "--rate-limit", "0"]
 
 
-def start_server(entry: str, db: str, port: int, workers: int = 1
-                 ) -> subprocess.Popen[bytes]:
+def start_server(entry: str, db: str, port: int) -> subprocess.Popen[bytes]:
     """Run the server and wait until it answers."""
-    proc = subprocess.Popen(server_command(entry, db, port, workers), stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(server_command(entry, db, port), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"the server exited with {proc.returncode}")
-        if all(_answers(port, f"/api/games/ready{i}") for i in range(4 * workers)):
-            return proc  # (ids that spread over the workers: each of them is serving)
+        if _answers(port, "/api/health"):
+            return proc
         time.sleep(0.1)
     proc.kill()
     raise SystemExit("the server did not start within 60 s")
@@ -98,7 +106,7 @@ def _answers(port: int, path: str) -> bool:
 
 
 def process_tree(pid: int) -> list[int]:
-    """The process and all its descendants (a server with --workers is several)."""
+    """The process and all its descendants (its bot workers)."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -116,14 +124,14 @@ def process_tree(pid: int) -> list[int]:
     return tree
 
 
-def proc_figures(pid: int) -> tuple[float, int, int]:
+def proc_figures(pids: list[int]) -> tuple[float, int, int]:
     """CPU seconds used so far (user + system), resident memory now and at its peak (KB),
-    read from /proc: summed over the process and its descendants (the bot workers, the
-    server workers of `--workers N`), as the server's cost is all of them."""
+    read from /proc: summed over the server processes and their descendants (the bot
+    workers), as the server's cost is all of them."""
     ticks = os.sysconf("SC_CLK_TCK")
     cpu = 0.0
     rss = hwm = 0
-    for p in process_tree(pid):
+    for p in [q for pid in pids for q in process_tree(pid)]:
         try:
             with open(f"/proc/{p}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
@@ -400,10 +408,13 @@ class GamePlayer:
     """The two people of one game: a socket each, moves over one HTTP connection."""
 
     def __init__(self, base: str, host: str, port: int, stats: Stats, paced: bool,
-                 rng: random.Random, via: str = "ws") -> None:
+                 rng: random.Random, via: str = "ws", socket_ports: list[int] | None = None
+                 ) -> None:
         """Where the server is, what to record, how to pace, how moves are sent (`ws`:
-        on the seat's socket, as the web client does; `http`: POSTed)."""
+        on the seat's socket, as the web client does; `http`: POSTed); `socket_ports`:
+        seat i's socket goes straight to process i (mod their number) instead."""
         self.base, self.host, self.port = base, host, port
+        self.socket_ports = socket_ports or [port]
         self.stats, self.paced, self.rng, self.via = stats, paced, rng, via
         self.http = Http(host, port)
         # version a move was made at -> (when it was sent, the seat that sent it)
@@ -433,10 +444,11 @@ class GamePlayer:
         tokens = [s["token"] for s in created["seats"]]
         over = asyncio.Event()
         sockets = []
-        for tok in tokens:
+        for i, tok in enumerate(tokens):
             try:
                 sockets.append(await WebSocketClient.connect(
-                    self.host, self.port, f"/api/games/{gid}/ws?token={tok}"))
+                    self.host, self.socket_ports[i % len(self.socket_ports)],
+                    f"/api/games/{gid}/ws?token={tok}"))
             except (TimeoutError, ConnectionError, OSError) as exc:
                 self.stats.error(f"socket open {type(exc).__name__}")
                 for ws in sockets:
@@ -548,16 +560,17 @@ def pct(xs: list[float], q: float) -> float:
     return 1000 * s[min(len(s) - 1, int(q * (len(s) - 1) + 0.5))]
 
 
-async def run_load(base: str, games: int, seconds: float, paced: bool, pid: int | None,
-                   seed: int, via: str = "ws") -> dict[str, Any]:
+async def run_load(base: str, games: int, seconds: float, paced: bool, pids: list[int],
+                   seed: int, via: str = "ws", socket_ports: list[int] | None = None
+                   ) -> dict[str, Any]:
     """Keep `games` games live for `seconds` (after every seat has its first state)."""
     parts = urlsplit(base)
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     stats = Stats()
     stop = asyncio.Event()
     rng = random.Random(seed)
-    players = [GamePlayer(base, host, port, stats, paced, random.Random(rng.random()), via)
-               for _ in range(games)]
+    players = [GamePlayer(base, host, port, stats, paced, random.Random(rng.random()), via,
+                          socket_ports) for _ in range(games)]
     readies = [asyncio.Event() for _ in players]
     tasks = []
     for gp, ready in zip(players, readies, strict=True):
@@ -565,14 +578,14 @@ async def run_load(base: str, games: int, seconds: float, paced: bool, pid: int 
         await asyncio.sleep(0.005)  # do not open every socket in the same millisecond
     await asyncio.wait([asyncio.create_task(r.wait()) for r in readies], timeout=120)
     await asyncio.sleep(3.0 if paced else 1.0)  # warm up: past the first moves
-    before = proc_figures(pid) if pid else None
+    before = proc_figures(pids) if pids else None
     client_before = time.process_time()
     stats.measuring = True
     t0 = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.perf_counter() - t0
-    after = proc_figures(pid) if pid else None
+    after = proc_figures(pids) if pids else None
     client_cpu = time.process_time() - client_before
     stop.set()
     await asyncio.wait(tasks, timeout=30)
@@ -601,12 +614,12 @@ async def run_load(base: str, games: int, seconds: float, paced: bool, pid: int 
     return out
 
 
-async def run_flood(base: str, posts: int, pid: int | None) -> dict[str, Any]:
+async def run_flood(base: str, posts: int, pids: list[int]) -> dict[str, Any]:
     """POST `posts` moves to game ids that do not exist (no token needed): the server's
     memory before and after (it once grew by 300 MB for 40,000 of them)."""
     parts = urlsplit(base)
     http = [Http(parts.hostname or "127.0.0.1", parts.port or 80) for _ in range(8)]
-    before = proc_figures(pid)[1] if pid else 0
+    before = proc_figures(pids)[1] if pids else 0
     t0 = time.perf_counter()
     codes: dict[int, int] = {}
 
@@ -619,7 +632,7 @@ async def run_flood(base: str, posts: int, pid: int | None) -> dict[str, Any]:
     await asyncio.gather(*(worker(h, posts // len(http)) for h in http))
     for h in http:
         await h.close()
-    after = proc_figures(pid)[1] if pid else 0
+    after = proc_figures(pids)[1] if pids else 0
     return {"posts": sum(codes.values()), "statuses": codes,
             "seconds": round(time.perf_counter() - t0, 1),
             "rss_before_mb": round(before / 1024, 1), "rss_after_mb": round(after / 1024, 1)}
@@ -635,7 +648,10 @@ def _in_server(r: dict[str, Any]) -> str:
 
 def show(r: dict[str, Any]) -> None:
     """Print one run's figures."""
-    line = (f"{r['mode']:>5} {r['games']:>4} games ({r['moves_via']}): "
+    where = (f"{r['store']}, {r['processes']} process{'es' if r['processes'] > 1 else ''}"
+             + (" behind haproxy" if r["store"] == "postgresql" else "")
+             + (", sockets crossing" if r["cross"] else ""))
+    line = (f"{r['mode']:>5} {r['games']:>4} games ({r['moves_via']}; {where}): "
             f"{r['moves_per_s']:>7.1f} moves/s  "
             f"move p50 {r['p50_ms']:.1f} p95 {r['p95_ms']:.1f} p99 {r['p99_ms']:.1f} "
             f"max {r['max_ms']:.1f} ms{_in_server(r)}  push p50 {r['push_p50_ms']:.1f} "
@@ -666,8 +682,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--moves", choices=("ws", "http"), default="ws",
                     help="send moves on the seat's socket, as the web client does (ws), "
                          "or POST them (http)")
-    ap.add_argument("--workers", type=int, default=1,
-                    help="server processes of the server started (kamon serve --workers)")
+    ap.add_argument("--store", choices=("sqlite", "postgresql"), default="sqlite",
+                    help="postgresql: a throwaway cluster, --processes servers on it and "
+                         "deploy/haproxy.cfg in front")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="with --store postgresql: server processes behind the proxy (1-8)")
+    ap.add_argument("--cross", action="store_true",
+                    help="each game's two sockets straight on two different processes")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="also print each run as JSON")
     args = ap.parse_args(argv)
@@ -682,35 +703,54 @@ def main(argv: list[str] | None = None) -> int:
         uvloop.install()
     except ImportError:
         pass
+    if args.store == "sqlite" and (args.processes != 1 or args.cross):
+        raise SystemExit("several processes share a PostgreSQL database: --store postgresql")
+    if not 1 <= args.processes <= 8 or (args.cross and args.processes < 2):
+        raise SystemExit("--processes must be 1..8 (at least 2 with --cross)")
     for n in counts:
-        proc = None
-        if args.url:
-            base = args.url.rstrip("/")
-            if urlsplit(base).hostname != "127.0.0.1":
-                raise SystemExit("--url must be a 127.0.0.1 address")
-        else:
-            port = free_port()
-            db = str(Path(tempfile.mkdtemp(prefix="kamon-load-")) / "load.db")
-            proc = start_server(args.server, db, port, args.workers)
-            base = f"http://127.0.0.1:{port}"
+        procs: list[subprocess.Popen[bytes]] = []
+        parts: list[PostgresCluster | HAProxy] = []
+        socket_ports = None
         try:
+            if args.url:
+                base = args.url.rstrip("/")
+                if urlsplit(base).hostname != "127.0.0.1":
+                    raise SystemExit("--url must be a 127.0.0.1 address")
+            elif args.store == "sqlite":
+                port = free_port()
+                db = str(Path(tempfile.mkdtemp(prefix="kamon-load-")) / "load.db")
+                procs.append(start_server(args.server, db, port))
+                base = f"http://127.0.0.1:{port}"
+            else:
+                pg = PostgresCluster().start()
+                parts.append(pg)
+                ports = [free_port() for _ in range(args.processes)]
+                procs += [start_server(args.server, pg.url, p) for p in ports]
+                log = Path(tempfile.mkdtemp(prefix="kamon-proxy-")) / "haproxy.log"
+                proxy = HAProxy(ports, log).start()
+                parts.append(proxy)
+                base = proxy.url
+                socket_ports = ports if args.cross else None
+            pids = [p.pid for p in procs] or ([args.server_pid] if args.server_pid else [])
             if args.mode == "flood":
-                f = asyncio.run(run_flood(base, 1000 * n, proc.pid if proc else None))
+                f = asyncio.run(run_flood(base, 1000 * n, pids))
                 print(f"flood: {f['posts']} POSTs to unknown games in {f['seconds']} s "
                       f"{f['statuses']}: server RSS {f['rss_before_mb']} MB before, "
                       f"{f['rss_after_mb']} MB after", flush=True)
                 continue
-            pid = proc.pid if proc else args.server_pid
-            r = asyncio.run(run_load(base, n, args.seconds, args.mode == "paced", pid,
-                                     args.seed, args.moves))
+            r = asyncio.run(run_load(base, n, args.seconds, args.mode == "paced", pids,
+                                     args.seed, args.moves, socket_ports))
+            r.update(store=args.store, processes=args.processes, cross=args.cross)
         finally:
-            if proc is not None:
+            for proc in procs:
                 proc.terminate()
                 try:
                     proc.wait(timeout=20)
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
+            for part in reversed(parts):
+                part.stop()
         show(r)
         if args.json:
             print(json.dumps(r), flush=True)

@@ -59,9 +59,9 @@ def test_the_store_refuses_a_second_write_at_one_version(db_path: Path) -> None:
     store_a, store_b = Store(str(db_path)), Store(str(db_path))
     service = GameService(store_a)
     g = service.create({"game": "white-castle", "players": 2, "seed": 1})
-    assert store_a.append(g["id"], 0, "move", 0, 77, "draft 1", "playing")[0] == 1
+    assert store_a.append(g["id"], store_a.head(g["id"]), "move", 0, 77, "draft 1", "playing")[0] == 1
     with pytest.raises(VersionConflict):
-        store_b.append(g["id"], 0, "move", 1, 78, "draft 2", "playing")
+        store_b.append(g["id"], (0, store_b.head(g["id"])[1]), "move", 1, 78, "draft 2", "playing")
     assert [r.notation for r in store_b.actions(g["id"])] == ["draft 1"]
 
 
@@ -69,7 +69,7 @@ def test_a_corrupt_stored_record_is_refused_with_a_message(db_path: Path) -> Non
     store = Store(str(db_path))
     service = GameService(store)
     g = service.create({"game": "white-castle", "players": 2, "seed": 1})
-    store.append(g["id"], 0, "move", 0, 5, "nonsense", "playing")  # not legal at the draft
+    store.append(g["id"], store.head(g["id"]), "move", 0, 5, "nonsense", "playing")  # not legal at the draft
     with pytest.raises(ServiceError) as err:
         service.load(g["id"])
     assert err.value.status == 500 and "does not replay at move 1" in err.value.message

@@ -100,7 +100,7 @@ def test_a_move_checked_against_a_game_another_process_moved_is_a_409(
     victim = games[1][0]
     other = Store(str(db_path))
     state = server.service.load(victim).state
-    other.append(victim, 0, "move", state.to_move, state.legal_actions()[-1].id,
+    other.append(victim, other.head(victim), "move", state.to_move, state.legal_actions()[-1].id,
                  "another process's move", "playing")
 
     async def main() -> list[tuple[int, Any]]:

@@ -521,7 +521,7 @@ class GameService:
         try:
             with storage():
                 version, digest = self.store.append(
-                    loaded.row.id, loaded.version, kind, seat, aid, notation,
+                    loaded.row.id, (loaded.version, loaded.digest), kind, seat, aid, notation,
                     "over" if over else "playing", None if over else state.to_move)
         except VersionConflict:
             return self._conflict(loaded, kind, seat, action, bot)
@@ -544,7 +544,10 @@ class GameService:
             self.cache.drop(game_id)
             raise ServiceError(409, "another move was stored first")
         fresh = self.load(game_id)
-        if self._already_stored(fresh, kind, seat, loaded.version, action):
+        if fresh.version == loaded.version:  # the version is, the digest is not: the rows
+            self.cache.drop(game_id)         # changed behind the server's back (a 500
+            self._rebuild(game_id)           # that says so), or the cache was stale
+        elif self._already_stored(fresh, kind, seat, loaded.version, action):
             return fresh
         raise ServiceError(409, "another move was stored first: reload and decide again"
                            if kind == "move" else "another move was stored first: reload")
