@@ -740,7 +740,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             r = asyncio.run(run_load(base, n, args.seconds, args.mode == "paced", pids,
                                      args.seed, args.moves, socket_ports))
-            r.update(store=args.store, processes=args.processes, cross=args.cross)
+            r.update(store="a running server" if args.url else args.store,
+                     processes=args.processes, cross=args.cross)
         finally:
             for proc in procs:
                 proc.terminate()

@@ -307,9 +307,6 @@ class Store:
         self._local = threading.local()
         self._conns: list[Any] = []
         self._conns_lock = threading.Lock()
-        self._closed = False
-        self._active = 0  # queries under way (close() waits for them)
-        self._active_cond = threading.Condition()
         self._sql_cache: dict[str, str] = {}
         with self._errors("open the database"):
             if self.dialect == "sqlite":  # once per file (it stays so): not per connection
@@ -319,19 +316,13 @@ class Store:
             self._migrate()
 
     def close(self) -> None:
-        """Refuse new work, wait (a bounded time) for the queries under way, then release
-        every thread's connection — never one another thread is still using."""
-        with self._active_cond:
-            self._closed = True
-            self._active_cond.wait_for(lambda: self._active == 0,
-                                       timeout=2 * self.busy_timeout + 5)
-            busy = self._active > 0
-            with self._conns_lock:
-                conns, self._conns = self._conns, []
-        if not busy:  # (else they go with the process: closing one in use would crash)
-            for c in conns:
-                with suppress(Exception):
-                    c.close()
+        """Release every thread's connection (the server calls this once its threads
+        have ended)."""
+        with self._conns_lock:
+            conns, self._conns = self._conns, []
+        for c in conns:
+            with suppress(Exception):
+                c.close()
         self.engine.dispose()
 
     def _migrate(self) -> None:
@@ -351,21 +342,6 @@ class Store:
                     conn.execute(text(sql))
 
     # --- connections and errors ---------------------------------------------------
-
-    @contextmanager
-    def _using(self, doing: str) -> Iterator[Any]:
-        """This thread's connection, counted as in use until the block ends."""
-        with self._active_cond:
-            if self._closed:
-                raise StoreError(f"the server is shutting down: could not {doing}")
-            self._active += 1
-        try:
-            yield self._conn()
-        finally:
-            with self._active_cond:
-                self._active -= 1
-                if self._active == 0:
-                    self._active_cond.notify_all()
 
     def connect(self) -> Any:
         """A driver connection of the caller's own (autocommit: transactions are
@@ -429,8 +405,8 @@ class Store:
 
     def query(self, sql: str, params: tuple[Any, ...], doing: str) -> list[Any]:
         """Run one read and fetch its rows."""
-        with self._errors(doing), self._using(doing) as conn:
-            cur = conn.cursor()
+        with self._errors(doing):
+            cur = self._conn().cursor()
             try:
                 cur.execute(self.sql(sql), params)
                 return list(cur.fetchall())
@@ -453,8 +429,8 @@ class Store:
         writes have waited already: with the full timeout, a write queued behind one
         that met a locked database waited nearly twice the timeout for its 503)."""
         shorter = wait is not None and wait < self.busy_timeout
-        with self._errors(doing), self._using(doing) as conn:
-            tx = Transaction(conn.cursor())
+        with self._errors(doing):
+            tx = Transaction(self._conn().cursor())
             self._local.tx = tx
             try:
                 if self.dialect == "sqlite":
