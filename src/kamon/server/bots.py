@@ -1,14 +1,7 @@
-"""Bots on the server: the driver that plays a game's bot seats, the decision a worker
-process computes, its seed, and the worker processes' tie to the server (they exit when
-the server is gone, even after kill -9).
-
-A game's bots are driven by one task in one server process at a time: in this process
-the set of games being driven says so, and across processes sharing a PostgreSQL
-database the game's claim (notify.Claims) does. A driver is started when a write leaves
-a bot to move, when a socket opens on such a game, at start-up, and by a sweep for games
-whose bot has waited a while with nobody driving it (its process died). Each move is
-stored by the versioned append, so a bot's move is stored once even if two drivers ever
-thought at once.
+"""Bots on the server: the driver that plays a game's bot seats (one driver per game:
+this process's set, and across processes the game's claim), the decision a worker
+process computes, its seed, and the workers' tie to the server (they exit when it is
+gone, even after kill -9). Each move goes through the versioned append.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
-"""What every request passes before a route sees it: security headers on every answer,
-JSON-only writes, a body size limit, a per-client rate limit on writes, and a JSON
-parser that refuses what would make a route fail (too deep, numbers too long).
-
-`Guard` is a plain ASGI middleware (no per-request task or copy of the body beyond the
-limit), so it costs a few microseconds a request.
+"""What every request passes before a route sees it: security headers, JSON-only writes,
+a body size limit, a per-client rate limit on writes, and a JSON reader that refuses
+what would make a route fail. A plain ASGI middleware: a few microseconds a request.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """The live sockets of each game on this server process, and what each still has to be
-sent.
-
-Each socket has a sender that only ever has the newest state to send: a slow client
-delays nobody else and costs one pending message, and one that stops reading is closed
-by the server's watchdog (`stalled`).
+sent: only the newest state (a slow client delays nobody), and a socket that stops
+reading is closed (`stalled`).
 """
 
 from __future__ import annotations

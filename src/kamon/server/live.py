@@ -1,17 +1,7 @@
-"""The games live on one server process: the one path of a move, the sockets told of
-every change, the bots, and what other processes sharing the database wrote.
-
-A move (or undo) takes one path, whether POSTed or sent on a socket: the service checks
-it, plays it on a copy and stores it, in the batch writer's thread (writer.py); once it
-is committed, the same thread renders the new state for the game's sockets; back on
-the event loop, every socket is sent its message. The event loop only moves bytes:
-reads (views, sockets opening, catching up) run in a small thread pool, bots think in
-worker processes (bots.py).
-
-On PostgreSQL, several processes may serve the same games: each write's transaction
-notifies every process (notify.py), and a process with sockets on that game reads the
-new moves and tells them at once. No process owns a game: any one can serve any
-request, and the store's versioned append is the one guard against double moves.
+"""The games live on one server process: the one path of a move (POSTed or sent on a
+socket: checked, played and stored in the writer's thread, rendered once committed,
+sent to every socket of the game), the reads off the event loop, the bots, and what
+other processes sharing the database wrote (docs/server.md).
 """
 
 from __future__ import annotations

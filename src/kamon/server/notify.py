@@ -1,13 +1,7 @@
 """Several server processes on one PostgreSQL database: each hears of the others' writes
-(LISTEN/NOTIFY) and claims the games whose bots it drives (advisory locks).
-
-A write's transaction sends `NOTIFY kamon, '<game id> <version>'` (store.py; a rematch
-made: `'<game id> rematch <its id>'`), which
-PostgreSQL delivers at commit to every process listening then — and to nobody who was
-away: a listener that lost its connection reconnects and tells the server to re-read
-the games it has sockets on. A bot is driven by the process holding the game's
-session-level advisory lock, which PostgreSQL releases when that process's connection
-ends (a process killed with SIGKILL included), so another one can take over.
+(LISTEN/NOTIFY on the store's channel) and claims the games whose bots it drives
+(session-level advisory locks, released when the process's connection ends: a killed
+process's games are taken over). See docs/server.md.
 """
 
 from __future__ import annotations

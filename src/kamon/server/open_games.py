@@ -1,12 +1,6 @@
-"""Open games: a creator may make a game public; its free human seats are listed for
-anyone to take, and joining takes one seat (race-safe: one seat, one joiner).
-
-The creator keeps the first human seat; every other human seat of a public game is free:
-its token is kept in `open_seats` (not given to the creator) until someone joins, who then
-gets it, and the row forgets it. Taking a seat is one write transaction that clears the
-token only if it is still there, so of two people joining the last seat exactly one gets
-it and the other a refusal that says the seats are taken. A public game is between
-several people, so its seed is always the server's (service.SEED_POLICY).
+"""Open games: a public game's free human seats wait in `open_seats` for anyone to take
+one; taking a seat clears its token only if it is still there, so of two people joining
+the last seat exactly one gets it. A public game's seed is always the server's.
 """
 
 from __future__ import annotations
@@ -17,7 +11,7 @@ from typing import Any
 from kamon.core.protocol import State
 from kamon.games import get_game
 from kamon.server.errors import ServiceError
-from kamon.server.service import SEED_POLICY, GameService, storage
+from kamon.server.service import SEED_POLICY, GameService
 
 MAX_LISTED = 50  # open games in the list (newest first)
 
@@ -74,12 +68,11 @@ def _names(service: GameService, game_id: str) -> State | None:
 def list_open(service: GameService) -> dict[str, Any]:
     """The public games still waiting for players: game, mode, seats (free ones marked),
     created; newest first."""
-    with storage():
-        rows = service.store.query(
-            "SELECT g.id, g.game, g.players, g.mode, g.created_at, g.options, o.seat "
-            "FROM open_seats o JOIN games g ON g.id = o.game_id "
-            "WHERE o.token IS NOT NULL AND g.status = 'playing' "
-            "ORDER BY g.created_at DESC, g.id, o.seat", (), "list the open games")
+    rows = service.store.query(
+        "SELECT g.id, g.game, g.players, g.mode, g.created_at, g.options, o.seat "
+        "FROM open_seats o JOIN games g ON g.id = o.game_id "
+        "WHERE o.token IS NOT NULL AND g.status = 'playing' "
+        "ORDER BY g.created_at DESC, g.id, o.seat", (), "list the open games")
     games: dict[str, dict[str, Any]] = {}
     for gid, name, players, mode, created, _options, seat in rows:
         entry = games.get(gid)
@@ -152,8 +145,7 @@ def join(service: GameService, game_id: str, body: Any) -> dict[str, Any]:
 
     if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
         raise ServiceError(404, f"no game {str(game_id)[:40]!r}")
-    with storage():
-        seat, token = store.write(take, f"join game {game_id}")
+    seat, token = store.write(take, f"join game {game_id}")
     state = _names(service, game_id)
     return {"id": game_id, "seat": seat,
             "name": state.name(seat) if state is not None else f"seat {seat + 1}",

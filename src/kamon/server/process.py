@@ -1,11 +1,7 @@
-"""Running one server process: what `kamon serve` calls.
-
-The uvicorn settings that belong to the server's limits live here: WebSocket messages of
-at most 64 KiB (a client only sends pings and moves), no per-message compression (it
-would cost more CPU per move than everything else the server does for it), no access
-log, and the client's address taken from `X-Forwarded-For` only when the connection
-comes from a trusted proxy (uvicorn's own proxy-headers middleware), so that the rate
-limit counts each real client behind the proxy and nobody else can claim an address.
+"""Running one server process: uvicorn's settings that belong to the server's limits
+(64 KiB WebSocket messages, no per-message compression, no access log) and
+X-Forwarded-For taken only from trusted proxies, so the rate limit counts real
+clients and nobody else can claim an address; and the garbage collector's.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""Rematch: a finished game's table plays again with a new deal.
-
-A seat of a finished game asks for the rematch with its token. The new game has the same
-game, options and seats (each bot at its level; each human seat acts with the same seat
-token as before, so every player's new link is their old token on the new game, and the
-server stores no new secret). The seed is the server's, unless the finished game was a
-practice game and the request chooses one. One finished game has at most one rematch:
-asking again (or two players at once) answers the same new game.
+"""Rematch: a finished game's table plays again with a new deal — same game, options and
+seats, each human acting with the same token (no new secret is stored). The seed is the
+server's unless the finished game was a practice game and the request chooses one. One
+finished game has at most one rematch, however many ask at once.
 """
 
 from __future__ import annotations
@@ -15,8 +11,8 @@ from typing import Any
 
 from kamon.core.errors import KamonError
 from kamon.server.errors import ServiceError
-from kamon.server.service import GameService, storage
-from kamon.server.store import MAX_SEED, SeatRow, StoreError
+from kamon.server.service import GameService
+from kamon.server.store import MAX_SEED, SeatRow
 
 
 class _Exists(Exception):
@@ -30,9 +26,8 @@ class _Exists(Exception):
 
 def rematch_of(service: GameService, game_id: str) -> str | None:
     """The id of the finished game's rematch, if one was made."""
-    with storage():
-        rows = service.store.query("SELECT rematch_id FROM rematches WHERE game_id = ?",
-                                    (game_id,), f"read the rematch of game {game_id}")
+    rows = service.store.query("SELECT rematch_id FROM rematches WHERE game_id = ?",
+                                (game_id,), f"read the rematch of game {game_id}")
     return str(rows[0][0]) if rows else None
 
 
@@ -87,13 +82,12 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
             store.notify(cur, f"{game_id} rematch {new_id}")  # (other processes' sockets)
 
         try:
-            with storage():
-                store.create_game(new_id, row.game, row.players, seed, dict(row.options),
-                                  seats, mode, extra=link)
+            store.create_game(new_id, row.game, row.players, seed, dict(row.options),
+                              seats, mode, extra=link)
             existing, made = new_id, True
         except _Exists as exc:
             existing = exc.rematch_id
-        except (ServiceError, StoreError):
+        except ServiceError:
             existing = rematch_of(service, game_id)  # another server made it first
             if existing is None:
                 raise

@@ -1,13 +1,6 @@
-"""Replays for the browser: the position after any step of a finished game or of an
-uploaded game record, as the play page's payload (board, scores, log) plus the timeline.
-
-A replay shows the spectator's view of each step (`view(None)`), and a hosted game opens
-as a replay only once it is over: the record's seed fixes every hidden card and die, so a
-game still on is never replayed. An uploaded record is the uploader's own (they hold its
-seed): it is replayed as far as it goes, and a corrupt one is refused with what is wrong.
-The timeline (kamon.core.timeline: every decision with its seat, words, round and log
-lines) is built once per finished game or record and kept in a small bounded cache; a
-step's position is replayed from the setup (a few hundred decisions: about a millisecond).
+"""Replays for the browser: any step of a finished game (never one still on: its seed
+fixes every hidden card) or of an uploaded record, as the play page's payload plus the
+timeline (kamon.core.timeline), which is built once and kept in a small cache.
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
-"""The games a server hosts: create, view, move, undo and export, over the store.
-
-Nothing here knows HTTP: every refusal is a `ServiceError` carrying the status the web
-layer answers with (400 malformed, 403 wrong seat, 404 no game, 409 stale version,
-422 illegal move, 500 a damaged stored game, 503 a busy or failing database) and a
-message that says what was wrong. Every write goes through the store's versioned append,
-so a refused request stores nothing. The methods are called from threads (a write from
-the batch writer's, inside its transaction): the cache is locked, a loaded game is never
-changed once built (a move makes a new one), and a new game enters the cache only once
-its transaction is committed.
-
-A game's state is rebuilt from its record (setup + the moves in force) and checked
-against the digest stored with it; a bounded cache keeps the last state of the games in
-play (finished games leave it first), never trusted over the store: a read first reads
-the stored version, and a newer one is caught up with (the moves another server process
-stored, applied to the cached game, their rows checked against the stored digest) or
-rebuilt. A write is checked against the cached game and stored only if the stored
-version is still that one.
+"""The games a server hosts: create, load, move, undo and export, over the store — no
+HTTP here: a refusal is a ServiceError with its status. Games are rebuilt from their
+records and checked against their digests; a bounded cache keeps the games in play,
+never trusted over the store (docs/server.md). Writes run in the batch writer's thread,
+inside its transaction: a loaded game is never changed once built, and enters the cache
+only once what made it is committed.
 """
 
 from __future__ import annotations
@@ -25,8 +13,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,11 +27,9 @@ from kamon.server.errors import ServiceError
 from kamon.server.store import (
     MAX_SEED,
     ActionRow,
-    DamagedGame,
     GameRow,
     SeatRow,
     Store,
-    StoreError,
     VersionConflict,
     chain_digest,
     digest_of,
@@ -212,18 +197,6 @@ def is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-@contextmanager
-def storage() -> Iterator[None]:
-    """Store failures as ServiceErrors: a busy or failing database (503, with a retry
-    hint when waiting helps), a damaged stored game (500); the messages name the game."""
-    try:
-        yield
-    except StoreError as exc:
-        raise ServiceError(exc.status, exc.message, exc.retry_after) from None
-    except DamagedGame as exc:
-        raise ServiceError(500, str(exc)) from None
-
-
 def _same_notation(a: str, b: str | None) -> bool:
     """Do two notations name the same action (spacing and case aside)?"""
     return b is not None and " ".join(a.split()).lower() == " ".join(b.split()).lower()
@@ -331,10 +304,9 @@ class GameService:
                 rows.append(SeatRow(seat, "human", None, token_hash(tokens[seat])))
             else:
                 rows.append(SeatRow(seat, "bot", kind, None))
-        with storage():
-            row = self.store.create_game(game_id, name, players, seed, options, rows, mode,
-                                         None if extra is None else extra(game_id, tokens),
-                                         state.to_move)
+        row = self.store.create_game(game_id, name, players, seed, options, rows, mode,
+                                     None if extra is None else extra(game_id, tokens),
+                                     state.to_move)
         # The new game as a rebuild would make it (its sockets open next): set up from the
         # stored row, never changed (only names are read from `state` below).
         self._keep(Loaded(row, rows, 0, [], state, logged=[len(state.events)],
@@ -361,8 +333,7 @@ class GameService:
         cached = self.cache.get(game_id)
         if cached is not None and not fresh:
             return cached
-        with storage():
-            head = self.store.head(game_id)
+        head = self.store.head(game_id)
         if head is None:
             self.cache.drop(game_id)
             raise ServiceError(404, f"no game {game_id!r}")
@@ -380,8 +351,7 @@ class GameService:
         None if not (the game is then rebuilt, which says what is wrong)."""
         if version - cached.version > CATCH_UP_MAX or cached.digest is None:
             return None
-        with storage():
-            rows = self.store.actions(cached.row.id, cached.version, version)
+        rows = self.store.actions(cached.row.id, cached.version, version)
         if [r.idx for r in rows] != list(range(cached.version, version)) or \
                 any(r.kind != "move" or not is_int(r.action_id) for r in rows):
             return None
@@ -404,12 +374,11 @@ class GameService:
 
     def _rebuild(self, game_id: str) -> Loaded:
         """Read a game's rows, check them against its digest, and replay it."""
-        with storage():
-            row = self.store.game(game_id)
-            if row is None:
-                raise ServiceError(404, f"no game {game_id!r}")
-            seats = self.store.seats(game_id)
-            rows = self.store.actions(game_id, upto=row.version)
+        row = self.store.game(game_id)
+        if row is None:
+            raise ServiceError(404, f"no game {game_id!r}")
+        seats = self.store.seats(game_id)
+        rows = self.store.actions(game_id, upto=row.version)
         if len(seats) != row.players or [s.seat for s in seats] != list(range(row.players)):
             raise ServiceError(500, f"stored game {game_id} is damaged: it has "
                                     f"{len(seats)} seat rows for {row.players} players")
@@ -418,8 +387,7 @@ class GameService:
                                     f"action rows for version {row.version}")
         expected = digest_of(row, seats, rows)
         if row.digest is None:  # stored by an older kamon: seal it as it is now
-            with storage():
-                self.store.seal(game_id, row.version, expected)
+            self.store.seal(game_id, row.version, expected)
         elif row.digest != expected:
             raise ServiceError(500, f"stored game {game_id} was changed without a version "
                                     f"bump: its rows no longer match what was stored at "
@@ -519,10 +487,9 @@ class GameService:
             state.apply(aid)
         over = state.is_over()
         try:
-            with storage():
-                version, digest = self.store.append(
-                    loaded.row.id, (loaded.version, loaded.digest), kind, seat, aid, notation,
-                    "over" if over else "playing", None if over else state.to_move)
+            version, digest = self.store.append(
+                loaded.row.id, (loaded.version, loaded.digest), kind, seat, aid, notation,
+                "over" if over else "playing", None if over else state.to_move)
         except VersionConflict:
             return self._conflict(loaded, kind, seat, action, bot)
         if kind == "move":
@@ -558,8 +525,7 @@ class GameService:
         this seat's, of this kind, with this action?"""
         if not 0 <= version < loaded.version:
             return False
-        with storage():
-            row = self.store.action_at(loaded.row.id, version)
+        row = self.store.action_at(loaded.row.id, version)
         if row is None or row.kind != kind or row.seat != seat:
             return False
         if kind == "undo":

@@ -1,18 +1,7 @@
-"""A game's WebSocket, `WS /api/games/{id}/ws?token=T`, spoken in plain ASGI.
-
-The viewer's payload is sent now and after every change, until the socket closes. Text
-frames only: `ping` (or `{"type": "ping"}`) is answered `{"type": "pong"}`, and the
-seat's moves and undos may be sent here instead of POSTed, as
-`{"type": "move", "action": A, "version": V}` or `{"type": "undo", "version": V}` (the
-token is the socket's). A write that is stored is answered by the socket's next state
-message; a refusal — and any other message, which is not one of these — by
-`{"type": "refused", "status", "error", "version"}`, and nothing is stored. A binary
-frame is refused with a close frame (1003), a flood of other messages too (1008), an
-unknown game or token with 4000 + the HTTP status.
-
-The endpoint is an ASGI app of its own in the app's routing table (Starlette calls such
-an endpoint with the connection's scope): every move of a live game passes here, and
-Starlette's WebSocket object and its wrappers cost more per message than the frames.
+"""A game's WebSocket, `WS /api/games/{id}/ws?token=T`, in plain ASGI (Starlette's
+WebSocket object and wrappers cost more per message than the frames). The viewer's
+payload now and after every change; the seat's moves and undos may be sent here; any
+other message is refused with the reason (docs/server.md, "The socket").
 """
 
 from __future__ import annotations

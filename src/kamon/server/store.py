@@ -1,25 +1,8 @@
-"""The game store: one row per game, one append-only row per action (SQLite or PostgreSQL).
-
-A game is its record. `games` holds how it was set up, its version (the number of action
-rows), the seat to move and a digest of everything stored for it; `actions` holds every
-move and every undo, in order, never updated or deleted; `seats` holds who sits where,
-with a hash of each seat's token (the token itself is only ever in the invite link).
-`open_seats` and `rematches` hold the free seats of public games and the rematch of a
-finished game. The same schema runs on an SQLite file (WAL, the default) and on
-PostgreSQL (`postgresql://...`).
-
-A move is stored by bumping the version only if it is still the one the move was checked
-against, and inserting its row, in one transaction: two servers sharing a database cannot
-both store a move at one version. On PostgreSQL the same transaction sends a
-notification naming the game and its new version (`NOTIFY kamon`, delivered at commit),
-so every server process sharing the database hears of it. The digest chains the setup,
-the seats and every action row, so a row changed behind the server's back (without a
-version bump) is detected when the game is next read from the store.
-
-SQLAlchemy creates (and migrates) the schema; the queries themselves go straight to the
-driver on one connection per thread, because they run on every request and the server
-answers a move in well under a millisecond of CPU. Driver errors become `StoreError`s
-that say what went wrong (busy, read-only, unreachable) and whether a retry may help.
+"""The game store: one row per game, one append-only row per action (SQLite or
+PostgreSQL), and the versioned append that is the one guard against double moves
+(docs/server.md, "The store"). SQLAlchemy makes and migrates the schema; the queries go
+straight to the driver, one connection per thread; driver errors become StoreErrors (refusals,
+like any ServiceError) that say what failed and whether a retry may help.
 """
 
 from __future__ import annotations
@@ -50,6 +33,8 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Engine
+
+from kamon.server.errors import ServiceError
 
 metadata = MetaData()
 
@@ -161,22 +146,17 @@ class VersionConflict(Exception):
     """The game moved on since the version a write was checked against."""
 
 
-class StoreError(Exception):
-    """The database could not do what was asked: the HTTP status to answer with, the
-    reason in words, and the seconds after which a retry may succeed (None: it won't
-    by itself)."""
-
-    def __init__(self, message: str, status: int = 503, retry_after: int | None = None
-                 ) -> None:
-        """Message, status and retry hint."""
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.retry_after = retry_after
+class StoreError(ServiceError):
+    """The database could not do what was asked (busy, read-only, unreachable, damaged):
+    a refusal like any other, with a retry hint when waiting may help."""
 
 
-class DamagedGame(Exception):
+class DamagedGame(ServiceError):
     """A stored game's rows cannot be read back as a game (the message says which)."""
+
+    def __init__(self, message: str) -> None:
+        """A 500 that names the game and the damage."""
+        super().__init__(500, message)
 
 
 def effective_moves(rows: list[ActionRow]) -> list[ActionRow]:
@@ -393,7 +373,7 @@ class Store:
         a database server, reconnect next time — unless a transaction is under way)."""
         try:
             yield
-        except (StoreError, VersionConflict, DamagedGame):
+        except (ServiceError, VersionConflict):
             raise
         except Exception as exc:
             err = classify(exc, doing)
@@ -639,15 +619,15 @@ def classify(exc: BaseException, doing: str) -> StoreError | None:
     if "locked" in low or "busy" in low or "lock timeout" in low or \
             "lock_timeout" in low or name in ("LockNotAvailable", "QueryCanceled",
                                              "SerializationFailure", "DeadlockDetected"):
-        return StoreError(f"the database is busy (another process holds it): could not "
-                          f"{doing}; retry in a moment", 503, retry_after=1)
+        return StoreError(503, f"the database is busy (another process holds it): could "
+                               f"not {doing}; retry in a moment", retry_after=1)
     if "readonly" in low or "read-only" in low or "read only" in low:
-        return StoreError(f"the database is read-only: could not {doing} ({msg})", 503)
+        return StoreError(503, f"the database is read-only: could not {doing} ({msg})")
     if "malformed" in low or "not a database" in low:
-        return StoreError(f"the database file is damaged: could not {doing} ({msg})", 500)
+        return StoreError(500, f"the database file is damaged: could not {doing} ({msg})")
     if name == "IntegrityError":
-        return StoreError(f"the database refused the write: could not {doing} ({msg})", 500)
-    return StoreError(f"the database failed: could not {doing} ({msg})", 503, retry_after=5)
+        return StoreError(500, f"the database refused the write: could not {doing} ({msg})")
+    return StoreError(503, f"the database failed: could not {doing} ({msg})", retry_after=5)
 
 
 def _ms(seconds: float | None) -> int:

@@ -1,9 +1,5 @@
-"""What a viewer of a hosted game is sent: the payload of one seat (or a spectator).
-
-A payload depends only on the game's version and the viewer's seat, so it is built and
-serialised once per (version, seat) and the same text answers the HTTP request, every
-socket of that seat, and any later read of that version. The view's `events` are sent
-once, as the payload's `log`.
+"""What a viewer of a hosted game is sent: one seat's (or a spectator's) payload, built
+once per version and seat; the parts alike for every viewer are encoded once.
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
-"""The one thread that stores a server process's writes, a batch per transaction.
-
-Every write — a move, an undo, a bot's move, a new game, a seat taken, a rematch — is a
-plain function that checks the request, plays it on a copy and stores it through the
-store. The writer runs each one waiting in one transaction, each in a savepoint (a
-refused write takes back only itself), commits them all at once (one commit, one fsync:
-the GIL is free for the event loop meanwhile), then runs each write's follow-up (the
-new game's payloads, while it is fresh in the CPU's caches) and hands every answer to
-the event loop with one wake-up.
-
-This is the server's only batching, and it earns its keep twice: SQLite has one writer
-at a time, so writes from several threads would queue in SQLite's own busy wait (which
-sleeps in steps of up to 100 ms), and a commit per move would cost an fsync per move.
-A write still waiting when its turn comes past the database's busy timeout is refused
-as busy (503) without being tried.
+"""The one thread that stores a server process's writes, a batch per transaction: each
+write in a savepoint (a refused one takes back only itself), one commit for all (one
+fsync; the GIL free for the event loop), then each write's follow-up and one wake-up of
+the event loop for every answer. The server's only batching: SQLite has one writer at a
+time, whose busy wait sleeps in steps of up to 100 ms (docs/server.md).
 """
 
 from __future__ import annotations
@@ -170,13 +160,12 @@ def _busy(job: Job[Any, Any]) -> ServiceError:
 def _refusal(exc: Exception, doing: str | None = None) -> ServiceError:
     """A write's exception as what its request is told (a failed transaction's message
     names the write it failed, `doing`)."""
+    if isinstance(exc, StoreError) and doing is not None:
+        return StoreError(exc.status, exc.message.replace("could not store the writes",
+                                                          f"could not {doing}"),
+                          exc.retry_after)
     if isinstance(exc, ServiceError):
         return exc
-    if isinstance(exc, StoreError):
-        message = exc.message
-        if doing is not None:
-            message = message.replace("could not store the writes", f"could not {doing}")
-        return ServiceError(exc.status, message, exc.retry_after)
     log.error("a write failed", exc_info=exc)
     return failure(exc)
 
