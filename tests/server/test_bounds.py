@@ -42,11 +42,11 @@ def test_the_game_cache_is_bounded_and_finished_games_leave_it_first(
     for g in games:
         get(client, g["id"])
     assert len(cache) == 3
-    assert [gid for gid in cache.parts[False]] == [g["id"] for g in games[3:]]
+    assert [gid for gid in cache.parts[False][0]] == [g["id"] for g in games[3:]]
     done = [create(client, "white-castle", 2, ["random", "random"]) for _ in range(2)]
     for g in done:
         wait_for(client, g["id"], None, lambda q: q["over"])
-    assert len(cache.parts[True]) == 1 and len(cache.parts[False]) <= 3
+    assert len(cache.parts[True][0]) == 1 and len(cache.parts[False][0]) <= 3
     first = get(client, games[0]["id"], token_of(games[0], 0))  # rebuilt from the store
     assert first["version"] == 0 and first["legal"]
     r = move(client, games[0]["id"], token_of(games[0], 0), first["legal"][0]["id"], 0)

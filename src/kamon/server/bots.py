@@ -9,16 +9,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
-import os
-import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from kamon.agents import Agent, MCTSAgent, agent_seed, make_agent
+from kamon.core.pool import tied_pool
 from kamon.games import get_game
 from kamon.server import faults
 from kamon.server.errors import ServiceError
@@ -30,7 +28,6 @@ from kamon.server.store import MAX_SEED
 # on the server, wall clock: on a busy server it plays what it found by then. A level
 # with a time budget of its own (expert: EXPERT_SECONDS) keeps it.
 BOT_SECONDS = 1.0
-PARENT_CHECK_SECONDS = 0.25  # how often a worker looks whether its server is still there
 RETRY_CAP = 30.0  # the longest a driver waits before it tries a busy database again
 IDLE_SECONDS = 5.0  # a bot's game unchanged this long, driven by nobody, is taken over
 log = logging.getLogger("kamon.server")
@@ -63,28 +60,11 @@ def bot_seed(loaded: Loaded, seat: int) -> int:
                                          & MAX_SEED), seat)
 
 
-def watch_parent(parent_pid: int) -> None:
-    """In a worker process: exit as soon as the server that started it is gone.
-
-    A killed server (even by SIGKILL, which runs no clean-up) leaves its workers to be
-    re-parented; a worker that sees its parent change ends itself at once."""
-    def watch() -> None:
-        while True:
-            if os.getppid() != parent_pid:
-                os._exit(0)
-            time.sleep(PARENT_CHECK_SECONDS)
-
-    if os.getppid() != parent_pid:
-        os._exit(0)
-    threading.Thread(target=watch, name="kamon-parent-watch", daemon=True).start()
-
-
 def bot_pool(workers: int) -> Executor:
-    """Where bots think: `workers` spawned processes tied to this one, or (0) a thread."""
+    """Where bots think: `workers` processes tied to this one, or (0) a thread."""
     if workers <= 0:
         return ThreadPoolExecutor(1, thread_name_prefix="kamon-bot")
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=watch_parent, initargs=(os.getpid(),))
+    return tied_pool(workers)
 
 
 class BotDriver:

@@ -143,47 +143,41 @@ class GameCache:
     few, for the last look at the final table)."""
 
     def __init__(self, live: int = LIVE_CACHE, finished: int = FINISHED_CACHE) -> None:
-        """Capacities of both parts."""
-        self.capacity = {False: live, True: finished}
-        self.parts: dict[bool, OrderedDict[str, Loaded]] = {False: OrderedDict(),
-                                                             True: OrderedDict()}
+        """Capacities of both parts (games in play, finished games)."""
+        self.parts = ((OrderedDict[str, Loaded](), live), (OrderedDict[str, Loaded](), finished))
         self.lock = threading.Lock()
 
     def get(self, game_id: str) -> Loaded | None:
         """The cached game, marked as just used."""
         with self.lock:
-            for part in self.parts.values():
-                hit = part.get(game_id)
-                if hit is not None:
+            for part, _ in self.parts:
+                if game_id in part:
                     part.move_to_end(game_id)
-                    return hit
+                    return part[game_id]
         return None
 
     def put(self, loaded: Loaded) -> None:
         """Keep a game (never replacing a newer version of it)."""
         gid = loaded.row.id
-        done = loaded.over
         with self.lock:
-            for part in self.parts.values():
-                old = part.get(gid)
-                if old is not None and old.version > loaded.version:
-                    return
+            if any(p.get(gid, loaded).version > loaded.version for p, _ in self.parts):
+                return
+            for part, _ in self.parts:
                 part.pop(gid, None)
-            part = self.parts[done]
+            part, size = self.parts[loaded.over]
             part[gid] = loaded
-            while len(part) > self.capacity[done]:
+            while len(part) > size:
                 part.popitem(last=False)
 
     def drop(self, game_id: str) -> None:
         """Forget a game."""
         with self.lock:
-            for part in self.parts.values():
+            for part, _ in self.parts:
                 part.pop(game_id, None)
 
     def __len__(self) -> int:
         """How many games are cached."""
-        with self.lock:
-            return sum(len(p) for p in self.parts.values())
+        return sum(len(p) for p, _ in self.parts)
 
 
 def _require(cond: bool, message: str, status: int = 400) -> None:

@@ -282,12 +282,13 @@ class Store:
         self.busy_timeout = busy_timeout
         self.engine: Engine = create_engine(self.url, future=True)
         self.dialect = self.engine.dialect.name
+        if self.dialect not in ("sqlite", "postgresql"):
+            raise ValueError(f"kamon stores games in SQLite or PostgreSQL, not {self.dialect}")
         if self.dialect == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._local = threading.local()
         self._conns: list[Any] = []
         self._conns_lock = threading.Lock()
-        self._sql_cache: dict[str, str] = {}
         with self._errors("open the database"):
             if self.dialect == "sqlite":  # once per file (it stays so): not per connection
                 with suppress(Exception), self.engine.connect() as conn:  # (read-only: as is)
@@ -331,11 +332,10 @@ class Store:
         proxied.detach()  # ours for good: the pool does not reset or reuse it
         if self.dialect == "sqlite":
             c.isolation_level = None
-            c.execute(f"PRAGMA busy_timeout={int(self.busy_timeout * 1000)}")
-        else:
+            c.execute(f"PRAGMA busy_timeout={_ms(self.busy_timeout)}")
+        else:  # PostgreSQL
             c.autocommit = True
-            if self.dialect == "postgresql":
-                c.execute(f"SET lock_timeout = {int(self.busy_timeout * 1000)}")
+            c.execute(f"SET lock_timeout = {_ms(self.busy_timeout)}")
         return c
 
     def _conn(self) -> Any:
@@ -360,12 +360,7 @@ class Store:
 
     def sql(self, sql: str) -> str:
         """A query written with `?` placeholders in the driver's own style."""
-        if self.dialect == "sqlite":
-            return sql
-        out = self._sql_cache.get(sql)
-        if out is None:
-            out = self._sql_cache[sql] = sql.replace("?", "%s")
-        return out
+        return sql if self.dialect == "sqlite" else sql.replace("?", "%s")
 
     @contextmanager
     def _errors(self, doing: str) -> Iterator[None]:

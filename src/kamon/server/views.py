@@ -4,7 +4,6 @@ once per version and seat; the parts alike for every viewer are encoded once.
 
 from __future__ import annotations
 
-import bisect
 import json
 from typing import Any
 
@@ -12,6 +11,7 @@ import orjson
 
 from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
+from kamon.core.recent import recent_turns
 from kamon.server.service import Loaded, can_undo
 
 _STDLIB = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
@@ -44,7 +44,8 @@ def own_parts(loaded: Loaded, seat: int | None, log: list[str]) -> dict[str, Any
                  for a in state.legal_actions()]
     return {"you": seat, "legal": legal,
             "can_undo": seat is not None and can_undo(loaded, seat),
-            "recent": recent_moves(loaded, seat, log)}
+            "recent": recent_turns(state, loaded.moves, loaded.log_marks(), log, seat,
+                                   loaded.row.players)}
 
 
 def shared(loaded: Loaded) -> dict[str, Any]:
@@ -99,56 +100,6 @@ def same_view_for_every_seat(state: State) -> bool:
 
 
 _SAME_VIEW: dict[str, bool] = {}
-
-
-def recent_moves(loaded: Loaded, seat: int | None, log: list[str]) -> list[dict[str, Any]]:
-    """What just happened, for the viewer: each other seat's last turn (its latest run of
-    consecutive decisions) played since the viewer's own last decision (a spectator: every
-    seat's), newest first. Each says the seat, its moves' notation (the board finds the
-    elements they touched by it), the log lines they wrote (`log_from` to `log_to`) and
-    those lines as the words of what happened."""
-    moves = loaded.moves
-    marks = loaded.log_marks()
-    out: list[dict[str, Any]] = []
-    seen: set[int | None] = set()
-    end = len(moves)
-    while end > 0:
-        who = moves[end - 1].seat
-        start = end - 1
-        while start > 0 and moves[start - 1].seat == who:
-            start -= 1
-        if seat is not None and who == seat:
-            break  # older turns were seen by the viewer when it decided
-        if who not in seen and who is not None:
-            seen.add(who)
-            lines = log[marks[start]:marks[end]]
-            out.append({"seat": who, "name": loaded.state.name(who),
-                        "version": moves[end - 1].idx + 1,
-                        "moves": [m.notation or "" for m in moves[start:end]],
-                        "log_from": marks[start], "log_to": marks[end],
-                        "text": " · ".join(lines)})
-        if len(seen) >= loaded.row.players:
-            break
-        end = start
-    for turn in party_turns(loaded.state, log):  # parties without a seat: the solo rival
-        if turn["log_from"] >= turn["log_to"]:
-            continue
-        written = bisect.bisect_right(marks, turn["log_from"])  # the move that wrote it
-        out.append({"seat": None, "party": turn["party"], "name": turn["name"],
-                    "version": moves[written - 1].idx + 1 if written >= 1 else 0,
-                    "moves": list(turn["moves"]), "log_from": turn["log_from"],
-                    "log_to": turn["log_to"],
-                    "text": " · ".join(log[turn["log_from"]:turn["log_to"]])})
-    return out
-
-
-def party_turns(state: State, log: list[str]) -> list[dict[str, Any]]:
-    """The last turns of the parties without a seat, from the game's optional `recent`
-    helper (games/<game>/recent.py); none for a game without one."""
-    helper = getattr(game_module(state, "recent"), "party_turns", None)
-    if helper is None:
-        return []
-    return list(helper(state, log))
 
 
 def payload_json(loaded: Loaded, seat: int | None) -> bytes:

@@ -9,13 +9,13 @@ hanging; Ray retries a task whose worker died (`sim.ray_backend`).
 from __future__ import annotations
 
 import concurrent.futures as cf
-import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
 from kamon.core.errors import KamonError
+from kamon.core.pool import tied_pool
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -56,8 +56,7 @@ class LocalBackend:
                 yield fn(item)
             return
         if self._pool is None:
-            self._pool = cf.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = tied_pool(self.workers)  # (its workers end if kamon is killed)
         futures = [self._pool.submit(fn, item) for item in items]
         try:
             for fut in cf.as_completed(futures):
