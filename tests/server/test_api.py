@@ -19,7 +19,7 @@ def snapshot(c: TestClient, gid: str) -> dict[str, Any]:
     """What a refusal must leave unchanged: the stored version and the public position."""
     server = c.app.state.live  # type: ignore[attr-defined]
     p = get(c, gid)
-    return {"version": server.store.version(gid), "rows": len(server.store.actions(gid)),
+    return {"version": server.store.head(gid)[0], "rows": len(server.store.actions(gid)),
             "view": p["view"], "to_move": p["to_move"]}
 
 
@@ -317,3 +317,25 @@ def test_a_solo_payload_names_the_rival_that_scores_without_a_seat(
     assert p["scored"] == [{"index": 0, "name": "blue", "seat": 0, "kind": "seat"},
                            {"index": 1, "name": "tokugawa", "seat": None, "kind": "rival"}]
     assert p["winners"] == [1]
+
+
+def test_every_api_route_is_in_the_servers_documented_route_table(client: TestClient) -> None:
+    """docs/server.md's route table names every /api route the app serves (and no other),
+    so the page stays true as routes come and go."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "server.md").read_text()
+    table = doc[doc.index("## The HTTP API"):doc.index("## The path of a move")]
+    documented = {(m, p.split("?")[0]) for m, p in
+                  re.findall(r"^  (GET|POST|WS)\s+(/api/\S+)", table, re.M)}
+    app = client.app.app  # type: ignore[attr-defined]  (the FastAPI app inside the guard)
+    served = set()
+    for route in app.routes:
+        path = getattr(route, "path", "").replace("{game_id}", "{id}")
+        if not path.startswith("/api/"):
+            continue
+        for method in getattr(route, "methods", None) or {"WS"}:
+            if method in ("GET", "POST", "WS"):
+                served.add((method, path))
+    assert documented == served

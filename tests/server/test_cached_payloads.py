@@ -64,7 +64,7 @@ def test_the_joined_payload_json_is_the_payload_of_every_viewer(tmp_path: Any, g
     rng = random.Random(2)
     try:
         for _ in range(120):
-            if loaded.over:
+            if loaded.state.is_over():
                 break
             for viewer in [*range(players), None]:
                 joined = orjson.loads(payload_json(loaded, viewer))

@@ -195,7 +195,7 @@ def test_a_process_killed_mid_game_loses_no_acknowledged_move_and_the_bot_plays_
         for n in range(16):
             if n == 8:
                 procs[0].kill9()
-                killed_at = store.version(gid)
+                killed_at = store.head(gid)[0]
             p = human_turn(proxy.url, gid, tokens)
             if p["over"]:
                 break

@@ -20,7 +20,7 @@ from tests.server.conftest import create, get, token_of
 def stored_version(c: TestClient, gid: str) -> int:
     """The version the store holds (not the cache's)."""
     server = c.app.state.live  # type: ignore[attr-defined]
-    version = server.store.version(gid)
+    version = server.store.head(gid)[0]
     assert isinstance(version, int)
     return version
 

@@ -60,7 +60,7 @@ def test_moves_of_many_games_are_stored_together_and_each_answered(db_path: Path
         assert answers == [(200, 1)] * 24
         assert server.writer.batches < 24  # written together, not one commit each
         for gid, _ in games:  # stored, and what the cache holds is what was stored
-            assert server.store.version(gid) == 1
+            assert server.store.head(gid)[0] == 1
             assert server.service.load(gid).version == 1
     finally:
         server.close()
@@ -83,7 +83,7 @@ def test_a_refused_write_in_a_batch_refuses_only_itself(db_path: Path) -> None:
         assert [a[0] for a in answers] == [200, 409, 200, 403, 200, 422, 200, 200]
         assert "version 0, not 3" in answers[1][1]
         for i, (gid, _) in enumerate(games):
-            assert server.store.version(gid) == (0 if i in (1, 3, 5) else 1)
+            assert server.store.head(gid)[0] == (0 if i in (1, 3, 5) else 1)
     finally:
         server.close()
 
@@ -180,7 +180,7 @@ def test_a_failed_commit_refuses_every_write_of_its_batch_and_caches_none(
         refused = [a for a in answers if a[0] == 503]
         assert refused and all("could not store a move in game" in a[1] for a in refused)
         for (gid, _), answer in zip(games, answers, strict=True):
-            stored = server.store.version(gid)
+            stored = server.store.head(gid)[0]
             assert stored == (1 if answer[0] == 200 else 0)
             assert server.service.load(gid).version == stored
     finally:
@@ -199,7 +199,7 @@ def test_a_retried_move_in_the_writer_is_answered_as_the_first_time(db_path: Pat
 
     try:
         assert asyncio.run(main()) == [(200, 1), (200, 1)]
-        assert server.store.version(gid) == 1
+        assert server.store.head(gid)[0] == 1
     finally:
         server.close()
 
@@ -250,6 +250,6 @@ def test_a_failure_of_the_writer_itself_refuses_its_batch_and_the_writer_goes_on
         first, second = asyncio.run(main())
         assert first[0] == 500 and "ZeroDivisionError" in first[1]
         assert second == (200, 1)
-        assert server.store.version(gid) == 1
+        assert server.store.head(gid)[0] == 1
     finally:
         server.close()

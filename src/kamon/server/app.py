@@ -1,34 +1,6 @@
-"""The kamon web app: every route, defined once, over the live games of this process.
-
-Routes (JSON; every refusal is `{"error": "<what was wrong>"}` with its status,
-errors.py):
-  GET  /api/catalog                      games, options and seat kinds to create with
-  GET  /api/data/{game}                  component texts for the client's explanations
-  GET  /api/health                       this process serves, and its id (for a proxy)
-  POST /api/games                        create: {game, players, seats, options, rated?,
-                                         public?, seed? (practice games only)}
-  GET  /api/games/{id}?token=T           the viewer's payload (no token: a spectator)
-  POST /api/games/{id}/moves             {token, action, version}
-  POST /api/games/{id}/undo              {token, version}
-  GET  /api/games/{id}/record            the finished game's record
-  WS   /api/games/{id}/ws?token=T        the viewer's payload after every change, and
-                                         the seat's moves and undos (sockets.py)
-  GET  /api/games/{id}/replay?step=k     a finished game at step k (0: the setup; no k:
-                                         the end): payload, the step's log lines, timeline
-  POST /api/replays                      {text, index?, step?}: the same for a record file
-  GET  /api/open                         the public games waiting for players
-  POST /api/open/{id}/join               {seat?}: take a free seat; its token and link
-  POST /api/games/{id}/rematch           {token, seed? (practice only)}: the rematch
-  GET  /api/games/{id}/rematch           {"rematch": null or its id and seats}
-and the browser client: `/` (lobby), `/play/{id}` (a game), `/replay[/{id}]`,
-`/static/...`, `/docs`.
-
-Every answer carries a strict Content-Security-Policy, X-Frame-Options,
-X-Content-Type-Options and `Referrer-Policy: no-referrer`; writes must be JSON, at most
-`max_body` bytes, and at most `rate` a second per client (guard.py). A busy or failing
-database is a 503 (with Retry-After when a retry may help), a damaged stored game a 500,
-each naming the game and the problem, while every other game goes on being served.
-"""
+"""The kamon web app: every route, defined once, over the live games of this process (the
+route table and the API: docs/server.md, and /docs when the server runs). Every answer
+passes the guard (guard.py); every refusal is `{"error": ...}` with its status."""
 
 from __future__ import annotations
 

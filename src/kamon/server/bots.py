@@ -113,7 +113,8 @@ class BotDriver:
         have left a bot to move, and that process could not claim the game then)."""
         try:
             for _ in range(2):  # (a third race is left to the sweep)
-                if not await self._claim(game_id):
+                if self.claims is not None and not await self.read(self.claims.claim,
+                                                                   game_id):
                     return
                 try:
                     await self._play(game_id)
@@ -121,26 +122,15 @@ class BotDriver:
                     if self.claims is not None:
                         with contextlib.suppress(Exception):
                             await self.read(self.claims.release, game_id)
-                if self.claims is None or not await self._bot_to_move(game_id):
+                if self.claims is None or self.service.bot_to_move(
+                        await self.read(self.service.load, game_id)) is None:
                     return
         except asyncio.CancelledError:
             raise
-        except Exception:
+        except Exception:  # (a game that cannot be read: the sweep tries again later)
             log.exception("bot driver of game %s stopped", game_id)
         finally:
             self.driving.discard(game_id)
-
-    async def _claim(self, game_id: str) -> bool:
-        """Is this process to drive the game's bots (it claimed it, or it is alone)?"""
-        return self.claims is None or bool(await self.read(self.claims.claim, game_id))
-
-    async def _bot_to_move(self, game_id: str) -> bool:
-        """Is a bot to move in the stored game?"""
-        try:
-            loaded = await self.read(self.service.load, game_id)
-        except ServiceError:
-            return False
-        return self.service.bot_to_move(loaded) is not None
 
     async def _play(self, game_id: str) -> None:
         """Play the bots' decisions until a human (or nobody) is to move. A busy database

@@ -1,14 +1,12 @@
 """Fault injection for the server's crash tests: inert unless KAMON_FAULT is set.
 
-KAMON_FAULT is read once, when a process starts (the server, and each bot worker it
-spawns), as a comma-separated list of `name:value`:
+Read once, when a process starts (the server, and each bot worker it spawns), as a
+comma-separated list of `name:value`:
 
   kill-after-commit:N   the server SIGKILLs itself right after the N-th move or undo a
                         client asked for is committed, before answering it
   slow-bot:S            a bot worker waits S seconds before it thinks (so a test can
                         kill the server while a bot is thinking)
-
-Nothing else reads it; without it every function here does nothing.
 """
 
 from __future__ import annotations

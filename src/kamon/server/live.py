@@ -185,14 +185,12 @@ class LiveGames:
         self.spawn(self._catch_up(game_id))
 
     def rematch_made(self, game_id: str, rematch_id: str) -> None:
-        """Tell every socket of the finished game its rematch (on PostgreSQL, the
-        notification tells every process's sockets, this one's too)."""
+        """Tell the finished game's sockets its rematch (PostgreSQL's notification does)."""
         if self.listener is None:
             self.on_note(game_id, f"rematch {rematch_id}")
 
     def on_gap(self) -> None:
-        """Notifications may have been lost (the listener reconnected): re-read every
-        game with sockets here."""
+        """Notifications may have been lost (the listener reconnected): re-read them all."""
         for game_id in list(self.hub.games):
             self.on_note(game_id, str(self.hub.version(game_id) + 1))
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from kamon.core.errors import KamonError
 from kamon.server.errors import ServiceError
-from kamon.server.service import GameService
+from kamon.server.service import GameService, is_int
 from kamon.server.store import MAX_SEED, SeatRow
 
 
@@ -59,8 +59,7 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
                 raise ServiceError(400, "only a practice game's rematch may choose its seed "
                                         "(the server draws the deal of a game between "
                                         "people): leave 'seed' out")
-            if not isinstance(seed, int) or isinstance(seed, bool) \
-                    or not 0 <= seed <= MAX_SEED:
+            if not is_int(seed) or not 0 <= seed <= MAX_SEED:
                 raise ServiceError(400, f"'seed' must be an integer from 0 to {MAX_SEED}")
             mode = "practice"
         try:

@@ -105,11 +105,6 @@ class Loaded:
         """The game's rules object (looked up once per version: every payload asks)."""
         return get_game(self.row.game)
 
-    @property
-    def over(self) -> bool:
-        """Has the game ended?"""
-        return self.state.is_over()
-
     def moved(self, row: ActionRow, state: State, version: int, digest: str | None
               ) -> Loaded:
         """The game after one more move (`row`, which made `state`)."""
@@ -164,7 +159,7 @@ class GameCache:
                 return
             for part, _ in self.parts:
                 part.pop(gid, None)
-            part, size = self.parts[loaded.over]
+            part, size = self.parts[loaded.state.is_over()]
             part[gid] = loaded
             while len(part) > size:
                 part.popitem(last=False)
@@ -413,13 +408,9 @@ class GameService:
         """Play the token's seat's move (its notation or id) at the version the client
         saw, and store it; the new game. A retry of a move already stored (same seat,
         version and action) is answered with the game as it is, and stores nothing."""
-        loaded, seat = self._writer(game_id, token, version, "move")
-        _require(isinstance(action, str | int) and not isinstance(action, bool),
-                 "'action' must be the action's notation (a string) or its id (an integer)")
-        if version != loaded.version:
-            if self._already_stored(loaded, "move", seat, version, action):
-                return loaded
-            self._check_version(loaded, version)
+        loaded, seat, retry = self._checked(game_id, token, version, "move", action)
+        if retry:
+            return loaded
         state = loaded.state
         _require(not state.is_over(), "the game is over", 409)
         _require(state.to_move == seat,
@@ -430,11 +421,9 @@ class GameService:
     def undo(self, game_id: str, token: Any, version: Any) -> Loaded:
         """Take back the token's seat's last move (an undo row is appended); a retry of
         an undo already stored is answered with the game as it is."""
-        loaded, seat = self._writer(game_id, token, version, "undo")
-        if version != loaded.version:
-            if self._already_stored(loaded, "undo", seat, version, None):
-                return loaded
-            self._check_version(loaded, version)
+        loaded, seat, retry = self._checked(game_id, token, version, "undo", None)
+        if retry:
+            return loaded
         _require(loaded.moves != [], "there is no move to take back", 409)
         _require(loaded.moves[-1].seat == seat, "the last move is not yours to take back",
                  409)
@@ -452,19 +441,25 @@ class GameService:
         _require(aid in legal, f"bot chose an illegal action {aid}", 422)
         return self._store(current, seat, aid, aid, bot=True)
 
-    def _writer(self, game_id: str, token: Any, version: Any, what: str
-                ) -> tuple[Loaded, int]:
+    def _checked(self, game_id: str, token: Any, version: Any, kind: str, action: Any
+                 ) -> tuple[Loaded, int, bool]:
         """The game a move or undo is checked against (the cached one, or the stored one
-        if the client saw another version: another process may have moved it) and the
-        token's seat."""
+        if the client saw another version: another process may have moved it), the
+        token's seat, and whether the request is a retry of one already stored."""
         loaded = self.load(game_id, fresh=False)
-        _require(isinstance(token, str) and token != "", f"a {what} needs the seat's 'token'")
+        _require(isinstance(token, str) and token != "", f"a {kind} needs the seat's 'token'")
         seat = self.seat_of(loaded, token)
         assert seat is not None
-        _require(is_int(version), f"a {what} needs the 'version' of the game the client saw")
+        _require(is_int(version), f"a {kind} needs the 'version' of the game the client saw")
+        _require(kind != "move" or isinstance(action, str | int) and not isinstance(action, bool),
+                 "'action' must be the action's notation (a string) or its id (an integer)")
         if version != loaded.version:
             loaded = self.load(game_id)
-        return loaded, seat
+            if version != loaded.version:
+                if self._already_stored(loaded, kind, seat, version, action):
+                    return loaded, seat, True
+                self._check_version(loaded, version)
+        return loaded, seat, False
 
     def _store(self, loaded: Loaded, seat: int, aid: int | None, action: Any,
                bot: bool = False) -> Loaded:
@@ -519,7 +514,8 @@ class GameService:
         this seat's, of this kind, with this action?"""
         if not 0 <= version < loaded.version:
             return False
-        row = self.store.action_at(loaded.row.id, version)
+        rows = self.store.actions(loaded.row.id, version, version + 1)
+        row = rows[0] if rows else None
         if row is None or row.kind != kind or row.seat != seat:
             return False
         if kind == "undo":

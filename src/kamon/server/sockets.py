@@ -47,14 +47,6 @@ def read_message(text: str) -> dict[str, Any]:
     return data
 
 
-def query_token(scope: Scope) -> str | None:
-    """The request's `token` query parameter (the first one), or None."""
-    query = scope.get("query_string", b"")
-    if not query:
-        return None
-    return parse_qs(query.decode("latin-1")).get("token", [None])[0]
-
-
 class GameSocket:
     """The ASGI endpoint of every game's socket."""
 
@@ -69,7 +61,8 @@ class GameSocket:
             return
         await send({"type": "websocket.accept"})
         game_id = str(scope.get("path_params", {}).get("game_id", ""))
-        token = query_token(scope)
+        token = parse_qs(scope.get("query_string", b"").decode("latin-1")).get(
+            "token", [None])[0]
         try:
             if not GAME_ID.fullmatch(game_id):
                 raise ServiceError(404, f"no game {game_id[:40]!r}")

@@ -559,11 +559,6 @@ class Store:
                           f"read game {game_id}")
         return None if not rows else (_int(rows[0][0], "version", game_id), rows[0][1])
 
-    def version(self, game_id: str) -> int | None:
-        """The game's current version, or None if there is no game."""
-        head = self.head(game_id)
-        return None if head is None else head[0]
-
     def seats(self, game_id: str) -> list[SeatRow]:
         """The game's seats in seat order."""
         rows = self.query("SELECT seat, kind, level, token_hash FROM seats "
@@ -582,11 +577,6 @@ class Store:
             params = (game_id, since, upto)
         rows = self.query(sql + " ORDER BY idx", params, f"read the moves of game {game_id}")
         return [_action_row(r, game_id) for r in rows]
-
-    def action_at(self, game_id: str, idx: int) -> ActionRow | None:
-        """The action row stored at index `idx` (the move that made version idx + 1)."""
-        rows = self.actions(game_id, idx, idx + 1)
-        return rows[0] if rows else None
 
     def bots_waiting(self, idle_since: float) -> list[str]:
         """Ids of the unfinished games a bot is to move in (or whose seat to move an

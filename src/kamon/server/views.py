@@ -91,15 +91,7 @@ def seat_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
 def same_view_for_every_seat(state: State) -> bool:
     """Does the game say every seat's view is the spectator's, but for its `seat` field
     (games/<game>/hidden.py)?"""
-    package = type(state).__module__
-    same = _SAME_VIEW.get(package)
-    if same is None:
-        same = _SAME_VIEW[package] = bool(getattr(game_module(state, "hidden"),
-                                                  "SAME_VIEW_FOR_EVERY_SEAT", False))
-    return same
-
-
-_SAME_VIEW: dict[str, bool] = {}
+    return bool(getattr(game_module(state, "hidden"), "SAME_VIEW_FOR_EVERY_SEAT", False))
 
 
 def payload_json(loaded: Loaded, seat: int | None) -> bytes:
