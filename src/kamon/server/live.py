@@ -116,6 +116,8 @@ class LiveGames:
         """A move or an undo: stored (or refused), then told to the sockets; the writer's
         payload (empty if not `reply`: a socket's next state message answers it)."""
         token, version = body.get("token"), body.get("version")
+        if self.service.cache.get(game_id) is None:  # rebuilt (or refused: no game) here,
+            await self.read(self.service.load, game_id)  # not in the writer's transaction
         if undo:
             write = functools.partial(self.service.undo, game_id, token, version)
         else:
