@@ -344,3 +344,34 @@ def test_a_games_bots_are_claimed_by_one_process_until_its_connection_ends(
         second.close()
         for s in stores:
             s.close()
+
+
+def test_a_socket_that_missed_a_notification_catches_up_on_its_next_ping(
+        postgres_url: str) -> None:
+    """With this process's listener stopped (a notification lost), a move another
+    process stores reaches no socket here by itself; the socket's next ping re-reads the
+    game and the new state follows the pong."""
+    from fastapi.testclient import TestClient
+
+    from kamon.server.app import create_app
+
+    with TestClient(create_app(postgres_url, bot_workers=0, bot_delay=0, rate=0)) as c:
+        g = c.post("/api/games", json={"game": "white-castle", "players": 2,
+                                       "seats": ["human", "human"]}).json()
+        gid = g["id"]
+        live = c.app.state.live  # type: ignore[attr-defined]
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            assert ws.receive_json()["payload"]["version"] == 0
+            live.listener.stop()
+            other = Store(postgres_url)
+            try:
+                state = live.service.load(gid).state
+                other.append(gid, other.head(gid), "move", state.to_move,
+                             state.legal_actions()[0].id, "another process's move",
+                             "playing")
+            finally:
+                other.close()
+            ws.send_text("ping")
+            got = [ws.receive_json(), ws.receive_json()]
+            assert {m["type"] for m in got} == {"pong", "state"}
+            assert next(m for m in got if m["type"] == "state")["payload"]["version"] == 1

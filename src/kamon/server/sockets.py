@@ -106,6 +106,8 @@ class GameSocket:
                 if count > WS_MESSAGES_PER_SECOND:
                     await conn.close(1008, "too many messages")
                     break
+                if request is not None and self.live.listener is not None:
+                    self.live.on_note(game_id, str(conn.version + 1))  # (a missed NOTIFY)
                 conn.push_other(PONG if request is not None else refusal)
         except Exception:  # the client went away mid-send
             pass
