@@ -17,11 +17,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.routing import WebSocketRoute
 
 from kamon.games import GAMES, get_game
 from kamon.server import open_games, rematch, replays
@@ -149,8 +148,12 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         return HTMLResponse(docs_html, headers={"Content-Security-Policy": docs_csp})
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
-    app.router.routes.append(WebSocketRoute("/api/games/{game_id}/ws",
-                                            GameSocket(live, limiter)))
+    sockets = GameSocket(live, limiter)
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def socket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+        """The viewer's payload after every change, and the seat's moves (sockets.py)."""
+        await sockets.serve(ws, game_id, token)
 
     @app.get("/api/catalog", response_class=JSONBytes)
     async def catalog_() -> JSONBytes:
