@@ -122,6 +122,7 @@ def openspiel_game(game: str, players: int, observe: bool) -> Callable[[int], in
     def run(seed: int) -> int:
         state = spiel.new_initial_state()
         rng = random.Random(seed)
+        state.apply_action(rng.randrange(len(state.chance_outcomes())))  # the deal
         n = 0
         while not state.is_terminal():
             if observe:

@@ -1,5 +1,6 @@
-"""The OpenSpiel registrations pass OpenSpiel's random simulation test, serialise,
-re-sample hidden information for ISMCTS, and OpenSpiel's MCTS and ISMCTS bots play them."""
+"""The OpenSpiel registrations pass OpenSpiel's random simulation test with serialisation,
+pickle (games and states, across processes), re-sample hidden information for ISMCTS,
+and OpenSpiel's MCTS and ISMCTS bots play them."""
 
 from __future__ import annotations
 
@@ -17,15 +18,24 @@ def load(name: str, **params: object) -> object:
     return pyspiel.load_game(name, params)
 
 
+def dealt(game: object, outcome: int = 0) -> object:
+    """A new state of `game` past its chance node (deal `outcome`)."""
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    assert state.is_chance_node()
+    state.apply_action(outcome)
+    return state
+
+
 def test_importing_kamon_rl_registers_both_games() -> None:
-    """Both names are registered, imperfect-information, sampled-stochastic, terminal reward."""
+    """Both names are registered, imperfect-information, explicit-stochastic (one chance
+    node: the deal), terminal reward."""
     assert kamon.rl.OPENSPIEL
     names = {g.short_name for g in pyspiel.registered_games()}
     assert {"python_kamon_white_castle", "python_kamon_clansman"} <= names
     for name in kamon.rl.OPENSPIEL_GAMES.values():
         t = load(name).get_type()
         assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-        assert t.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
         assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
 
 
@@ -36,10 +46,11 @@ def test_importing_kamon_rl_registers_both_games() -> None:
     ("python_kamon_clansman", {"expert": True, "emperor_side": "B"}),
 ])
 def test_openspiel_random_sim_test(name: str, params: dict[str, object]) -> None:
-    """OpenSpiel's own consistency checks over random games (legal actions, returns,
-    utilities, observation and information-state tensors and strings, clones)."""
+    """OpenSpiel's own consistency checks over random games (legal actions, chance
+    outcomes, returns, utilities, observation and information-state tensors and
+    strings, clones, and the serialisation of the game and every state)."""
     game = load(name, **params)
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_game_info_matches_the_kamon_game() -> None:
@@ -63,7 +74,7 @@ def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
     fields; the information-state string adds the public action history; OpenSpiel's C++
     path and the Python methods agree."""
     game = load("python_kamon_clansman")
-    state = game.new_initial_state()
+    state = dealt(game)
     for _ in range(30):
         state.apply_action(state.legal_actions()[0])
     kstate = state.kamon_state
@@ -87,19 +98,49 @@ def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
         state.observation_tensor(4)
 
 
-def test_rng_seed_fixes_the_games_and_states_serialise() -> None:
-    """The rng_seed parameter fixes the stream of new games; a state survives OpenSpiel's
-    serialise/deserialise round trip exactly."""
-    a = load("python_kamon_white_castle", players=2, rng_seed=5).new_initial_state()
-    b = load("python_kamon_white_castle", players=2, rng_seed=5).new_initial_state()
-    c = load("python_kamon_white_castle", players=2, rng_seed=6).new_initial_state()
-    assert str(a) == str(b) != str(c)
-    game = load("python_kamon_white_castle", players=2)
-    state = game.new_initial_state()
+def test_the_deal_is_the_one_chance_node_and_rng_seed_chooses_the_deals() -> None:
+    """A new state is a chance node with DEALS equally likely outcomes; a deal fixes the
+    game (the same outcome and rng_seed, the same game; another rng_seed, another)."""
+    from kamon.rl.openspiel_game import DEALS
+
+    game = load("python_kamon_white_castle", players=2, rng_seed=5)
+    root = game.new_initial_state()
+    assert root.current_player() == pyspiel.PlayerId.CHANCE and not root.is_terminal()
+    outcomes = root.chance_outcomes()
+    assert len(outcomes) == DEALS and sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert root.observation_tensor(0) == [0.0] * encoding("white-castle").size
+    a, b = dealt(game, 7), dealt(game, 7)
+    c = dealt(load("python_kamon_white_castle", players=2, rng_seed=6), 7)
+    assert str(a) == str(b) != str(c) != str(dealt(game, 8))
+    assert a.history() == [7] and a.current_player() in (0, 1)
+
+
+def test_states_serialise_and_games_and_states_pickle_across_processes() -> None:
+    """A state survives OpenSpiel's serialise round trip and serialize_game_and_state
+    exactly; games and states pickle, and a fresh Python process loads them (what Ray
+    and multiprocessing do)."""
+    import pickle
+    import subprocess
+    import sys
+
+    game = load("python_kamon_clansman", rng_seed=3)
+    state = dealt(game, 11)
     for _ in range(15):
         state.apply_action(state.legal_actions()[-1])
     copy = game.deserialize_state(state.serialize())
     assert str(copy) == str(state) and copy.history() == state.history()
+    game2, state2 = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    assert str(game2) == str(game) and str(state2) == str(state)
+    again_game, again_state = pickle.loads(pickle.dumps((game, state)))
+    assert str(again_game) == str(game) and again_state.history() == state.history()
+    assert str(again_state) == str(state)
+    out = subprocess.run(
+        [sys.executable, "-c", "import pickle, sys; g, s = pickle.loads(sys.stdin.buffer"
+         ".read()); s.apply_action(s.legal_actions()[0]); print(str(g), len(s.history()))"],
+        input=pickle.dumps((game, state)), capture_output=True, timeout=120)
+    assert out.stdout.decode().split() == [str(game), str(len(state.history()) + 1)], \
+        out.stderr.decode()[-500:]
     clone = state.clone()
     clone.apply_action(clone.legal_actions()[0])
     assert str(clone) != str(state)  # the clone is independent
@@ -109,7 +150,7 @@ def test_resample_from_infostate_hides_only_the_hidden_parts() -> None:
     """A re-sampled state has the same information state (string and tensor) for the
     player, the same legal actions, but re-shuffled decks."""
     game = load("python_kamon_white_castle", players=3)
-    state = game.new_initial_state()
+    state = dealt(game)
     for _ in range(20):
         state.apply_action(state.legal_actions()[0])
     player = state.current_player()
@@ -141,7 +182,7 @@ def test_openspiel_mcts_and_ismcts_bots_play_a_whole_game(
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
     bots = [mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=rng),
             ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=rng)]
-    state = game.new_initial_state()
+    state = dealt(game)
     moves = 0
     while not state.is_terminal():
         action = bots[moves % 2].step(state)

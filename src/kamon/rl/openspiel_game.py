@@ -5,12 +5,15 @@
 then builds one. They are sequential, imperfect-information games with terminal rewards
 (the `reward` parameter: "placement", zero-sum, or "margin", see docs/OBSERVATIONS.md).
 
-Chance is *sampled stochasticity*: kamon rolls dice and shuffles decks inside `apply`
-from the state's own seeded RNG, so there are no chance nodes; each new initial state
-draws its seed from the game's `rng_seed` stream. The hidden information (the order of
-the shuffled decks and the future rolls) is never in an observation;
-`resample_from_infostate` re-samples exactly those (kamon's `determinize`), which is
-what OpenSpiel's ISMCTS needs. Observation and information-state tensors are the shared
+Chance is one explicit chance node at the root, the deal: one of DEALS outcomes, each
+a kamon seed (`rng_seed * DEALS + outcome`), equally likely and seen by no player; after
+it the game is deterministic (kamon rolls dice and shuffles decks inside `apply` from
+the state's own seeded RNG). So a state is fixed by its history, and OpenSpiel can
+serialise and pickle games and states (a sampled-stochastic Python game cannot: it would
+need the game's RNG state, which OpenSpiel does not let a Python game give). The hidden
+information (the order of the shuffled decks and the future rolls) is never in an
+observation; `resample_from_infostate` re-samples exactly those (kamon's `determinize`),
+which is what OpenSpiel's ISMCTS needs. Observation and information-state tensors are the shared
 encoding of `view(player)`; the information-state tensor is the observation tensor,
 because the only hidden parts are uniformly shuffled orders whose contents follow from
 the public position, so the position is a sufficient statistic. The information-state
@@ -32,6 +35,8 @@ from kamon.games import get_game
 from kamon.rl.encoding import Encoding, check_reward_mode, encoding, final_rewards, legal_ids
 
 MAX_GAME_LENGTH = 2000  # a bound for OpenSpiel's bookkeeping; games take about 50-300 decisions
+DEALS = 1 << 16  # the chance node's outcomes: distinct deals per rng_seed
+OUTCOMES = [(i, 1.0 / DEALS) for i in range(DEALS)]
 
 # Per game: its OpenSpiel name, long name, and parameters with their defaults.
 SPECS: dict[str, tuple[str, str, dict[str, Any]]] = {
@@ -70,7 +75,7 @@ def game_type(game: str, zero_sum: bool = True) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short, long_name=long,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum
                  else pyspiel.GameType.Utility.GENERAL_SUM),
@@ -82,40 +87,28 @@ def game_type(game: str, zero_sum: bool = True) -> pyspiel.GameType:
 
 
 class _Kept:
-    """Holds the kamon state inside an OpenSpiel state, built on first use.
+    """Holds the kamon state inside an OpenSpiel state (None before the deal):
+    `__deepcopy__` (OpenSpiel's clone) uses kamon's cheap `clone()`, and pickling
+    (OpenSpiel's serialisation) stores the state as its JSON."""
 
-    OpenSpiel clones a Python state by making a new initial state and deep-copying its
-    attributes; building lazily keeps those throw-away initial states free (and leaves
-    the game's seed stream untouched), `__deepcopy__` uses kamon's cheap `clone()`, and
-    pickling (OpenSpiel's serialisation) stores the state as its JSON.
-    """
+    __slots__ = ("state", "game_name", "cache")
 
-    __slots__ = ("_state", "_make", "game_name", "cache")
-
-    def __init__(self, game_name: str, make: Any = None, state: State | None = None) -> None:
+    def __init__(self, game_name: str, state: State | None = None) -> None:
         self.game_name = game_name
-        self._make = make
-        self._state = state
+        self.state = state
         self.cache: dict[Any, Any] = {}
 
-    @property
-    def state(self) -> State:
-        """The kamon state (set up now if it was not yet)."""
-        if self._state is None:
-            self._state = self._make()
-            self._make = None
-        return self._state
-
     def __deepcopy__(self, memo: dict[int, Any]) -> _Kept:
-        return _Kept(self.game_name, state=self.state.clone())
+        return _Kept(self.game_name, None if self.state is None else self.state.clone())
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"game": self.game_name, "state": self.state.to_json()}
+        return {"game": self.game_name,
+                "state": None if self.state is None else self.state.to_json()}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.game_name = data["game"]
-        self._state = get_game(data["game"]).from_json(data["state"])
-        self._make = None
+        self.state = None if data["state"] is None else \
+            get_game(data["game"]).from_json(data["state"])
         self.cache = {}
 
 
@@ -138,22 +131,21 @@ class KamonSpielGame(pyspiel.Game):
         seats = probe.num_players
         zero_sum = self.reward_mode == "placement" and seats == len(probe.scores())
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.enc.num_actions, max_chance_outcomes=0,
+            num_distinct_actions=self.enc.num_actions, max_chance_outcomes=DEALS,
             num_players=seats, min_utility=-1.0, max_utility=1.0,
             utility_sum=0.0 if zero_sum else None, max_game_length=MAX_GAME_LENGTH)
         super().__init__(game_type(self.game_name, zero_sum), info, self.params)
-        self._seeds = Rng(int(self.params["rng_seed"]))
 
-    def next_seed(self) -> int:
-        """The seed of the next new game (the rng_seed stream)."""
-        return self._seeds.randint(0, 2**31 - 1)
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
+        """Pickled as its name and parameters (loaded again, registering the games)."""
+        return load_game, (SPECS[self.game_name][0], dict(self.params))
 
-    def new_kamon_state(self) -> State:
-        """A new kamon game with the next seed of the stream."""
-        return self.enc.game.new_game(self.players, seed=self.next_seed(), **self.options)
+    def deal_seed(self, outcome: int) -> int:
+        """The kamon seed of a deal (the chance node's outcome)."""
+        return (int(self.params["rng_seed"]) * DEALS + int(outcome)) % (1 << 63)
 
     def new_initial_state(self) -> KamonSpielState:
-        """A new game (its seed is drawn from the stream when it is first used)."""
+        """A new game, at its chance node (the deal)."""
         return KamonSpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None,
@@ -163,13 +155,15 @@ class KamonSpielGame(pyspiel.Game):
 
 
 class KamonSpielState(pyspiel.State):
-    """An OpenSpiel state wrapping a kamon state (sampled stochasticity, no chance nodes)."""
+    """An OpenSpiel state wrapping a kamon state: the deal (a chance node), then play."""
 
     def __init__(self, game: KamonSpielGame) -> None:
-        """A new game of `game` (set up lazily)."""
+        """A new game of `game`, before the deal."""
         super().__init__(game)
-        self._kept = _Kept(game.game_name, make=game.new_kamon_state)
-        self._reward_mode = game.reward_mode  # plain data only: clones deep-copy __dict__
+        self._kept = _Kept(game.game_name)
+        # plain data only: clones deep-copy __dict__
+        self._reward_mode = game.reward_mode
+        self._setup = (game.players, game.options, game.deal_seed(0))
 
     @property
     def _enc(self) -> Encoding:
@@ -178,36 +172,52 @@ class KamonSpielState(pyspiel.State):
 
     @property
     def kamon_state(self) -> State:
-        """The wrapped kamon state."""
+        """The wrapped kamon state (ValueError before the deal)."""
+        if self._kept.state is None:
+            raise ValueError("the game is at its chance node: deal first (apply an outcome "
+                             "of chance_outcomes())")
         return self._kept.state
 
     def current_player(self) -> int:
-        """The seat to move, or TERMINAL."""
-        seat = self.kamon_state.to_move
+        """CHANCE before the deal, then the seat to move, or TERMINAL."""
+        if self._kept.state is None:
+            return pyspiel.PlayerId.CHANCE
+        seat = self._kept.state.to_move
         return pyspiel.PlayerId.TERMINAL if seat is None else int(seat)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The deals, equally likely."""
+        return OUTCOMES if self._kept.state is None else []
 
     def _legal_actions(self, player: int) -> list[int]:
         """The legal action ids, ascending."""
         return sorted(legal_ids(self.kamon_state))
 
     def _apply_action(self, action: int) -> None:
-        """Apply an action id (OpenSpiel has checked it is legal)."""
-        self.kamon_state.apply(int(action))
+        """Deal (at the chance node) or apply an action id (OpenSpiel checked it)."""
+        if self._kept.state is None:
+            players, options, first_seed = self._setup
+            self._kept.state = self._enc.game.new_game(
+                players, (first_seed + int(action)) % (1 << 63), **options)
+        else:
+            self._kept.state.apply(int(action))
         self._kept.cache.clear()
 
     def _action_to_string(self, player: int, action: int) -> str:
-        """The action's kamon notation."""
+        """The action's kamon notation (a deal: its number)."""
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {int(action)}"
         return get_game(self._kept.game_name).action_text(int(action))
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
-        return self.kamon_state.is_over()
+        return self._kept.state is not None and self._kept.state.is_over()
 
     def returns(self) -> list[float]:
         """Every seat's reward at the end (0 before)."""
-        state = self.kamon_state
-        if not state.is_over():
-            return [0.0] * state.num_players
+        state = self._kept.state
+        if state is None or not state.is_over():
+            return [0.0] * self.num_players()
         return final_rewards(state, self._reward_mode, self._enc.margin_scale)
 
     # Python callers get the observations straight from here: OpenSpiel's C++ path would
@@ -240,6 +250,8 @@ class KamonSpielState(pyspiel.State):
         """A state the player cannot tell from this one: hidden deck orders and future rolls
         re-sampled (kamon's determinize), seeded from the sampler."""
         clone: KamonSpielState = self.clone()
+        if self._kept.state is None:
+            return clone  # nothing is known yet, nothing to re-sample
         seed = int(probability_sampler() * 2**53)
         clone._kept = _Kept(self._kept.game_name,
                             state=self.kamon_state.determinize(player_id, Rng(seed)))
@@ -247,7 +259,9 @@ class KamonSpielState(pyspiel.State):
 
     def __str__(self) -> str:
         """The whole state (hidden parts included) as JSON, without the event log."""
-        data = self.kamon_state.to_json()
+        if self._kept.state is None:
+            return "before the deal"
+        data = self._kept.state.to_json()
         data.pop("events", None)
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
@@ -257,6 +271,8 @@ def observation_vector(state: KamonSpielState, player: int) -> np.ndarray:
     cleared by every move)."""
     key = ("vec", player)
     vec = state._kept.cache.get(key)
+    if vec is None and state._kept.state is None:  # the deal: nothing seen yet
+        vec = np.zeros(state._enc.size, np.float32)
     if vec is None:
         vec = state._enc.observe(state.kamon_state, player)
         state._kept.cache[key] = vec
@@ -268,6 +284,8 @@ def observation_text(state: KamonSpielState, player: int, perfect_recall: bool) 
     with perfect recall (the information state) also the public action history."""
     key = ("str", player, perfect_recall)
     text = state._kept.cache.get(key)
+    if text is None and state._kept.state is None:
+        text = f"p{player} before the deal"
     if text is None:
         kstate = state.kamon_state
         text = f"p{player} {kstate.decision_text()}\n" + state._enc.describe(
@@ -302,14 +320,28 @@ class KamonObserver:
         return observation_text(state, player, self.perfect_recall) if self.public else ""
 
 
-def _game_class(game: str) -> type[KamonSpielGame]:
-    """A KamonSpielGame subclass bound to one kamon game (what register_game needs)."""
-    name = SPECS[game][0]
-    return type(f"KamonSpielGame_{name}", (KamonSpielGame,), {"game_name": game})
+class WhiteCastleSpielGame(KamonSpielGame):
+    """The White Castle as a pyspiel.Game (`python_kamon_white_castle`)."""
+
+    game_name = "white-castle"
 
 
-GAME_CLASSES: dict[str, type[KamonSpielGame]] = {g: _game_class(g) for g in SPECS}
+class ClansmanSpielGame(KamonSpielGame):
+    """I, Clansman as a pyspiel.Game (`python_kamon_clansman`)."""
+
+    game_name = "clansman"
+
+
+GAME_CLASSES: dict[str, type[KamonSpielGame]] = {"white-castle": WhiteCastleSpielGame,
+                                                 "clansman": ClansmanSpielGame}
 _registered = False
+
+
+def load_game(name: str, params: dict[str, Any]) -> pyspiel.Game:
+    """pyspiel.load_game, with kamon's games registered first (how a pickled game is
+    loaded again, in any process)."""
+    register()
+    return pyspiel.load_game(name, params)
 
 
 def register() -> None:
