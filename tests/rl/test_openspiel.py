@@ -9,6 +9,7 @@ import pytest
 
 import kamon.rl
 from kamon.rl.encoding import encoding, final_rewards
+from kamon.rl.recall import layout
 
 pyspiel = pytest.importorskip("pyspiel")  # the rl extra installs it; make test has it
 
@@ -60,7 +61,7 @@ def test_game_info_matches_the_kamon_game() -> None:
     assert wc.num_distinct_actions() == enc.num_actions
     assert wc.num_players() == 3
     assert wc.observation_tensor_shape() == [enc.size]
-    assert wc.information_state_tensor_shape() == [enc.size]
+    assert wc.information_state_tensor_shape() == [layout(enc).size]
     assert (wc.min_utility(), wc.max_utility()) == (-1.0, 1.0)
     assert wc.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     margin = load("python_kamon_clansman", reward="margin")
@@ -71,8 +72,8 @@ def test_game_info_matches_the_kamon_game() -> None:
 
 def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
     """The observation tensor is kamon's encoding of view(player); the strings name its
-    fields; the information-state string adds the public action history; OpenSpiel's C++
-    path and the Python methods agree."""
+    fields; the information state begins with the observation and adds the record since
+    the deal, one line per decision; OpenSpiel's C++ path and the Python methods agree."""
     game = load("python_kamon_clansman")
     state = dealt(game)
     for _ in range(30):
@@ -82,11 +83,16 @@ def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
     for player in range(4):
         assert np.array_equal(np.array(state.observation_tensor(player), np.float32),
                               enc.observe(kstate, player))
-        assert state.information_state_tensor(player) == state.observation_tensor(player)
+        info_tensor = state.information_state_tensor(player)
+        assert len(info_tensor) == layout(enc).size
+        assert info_tensor[:enc.size] == state.observation_tensor(player)
         obs = state.observation_string(player)
         assert obs.startswith(f"p{player} ") and "seat: " in obs
         info = state.information_state_string(player)
-        assert info.startswith(obs) and info.endswith(" ".join(map(str, kstate.history)))
+        assert info.startswith(obs + "\ndeal:\n")
+        decisions = [line for line in info.splitlines() if line[:1].isdigit()]
+        assert [line.split()[0] for line in decisions] == \
+            [str(i) for i in range(1, len(kstate.history) + 1)]
         # The C++ path (through the game's observer) gives the same as the Python one.
         base = pyspiel.State
         assert base.observation_tensor(state, player) == state.observation_tensor(player)

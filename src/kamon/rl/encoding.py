@@ -4,7 +4,10 @@ A game offers its observation in `kamon.games.<game>.observation` (found generic
 way agents find `evaluation.py`), with:
 
 - `SIZE: int` and `encode(view) -> np.ndarray` (float32, shape (SIZE,), values in [0, 1]),
-  built only from `state.view(seat)`;
+  built only from `state.view(seat)`: the definition of the observation;
+- optionally `encode_state(state, seat) -> np.ndarray`: the same vector read straight from
+  the state (only what `seat` may see), without building the view: the fast path every
+  interface uses; a test holds it equal to `encode(state.view(seat))`;
 - `FIELDS`: the named slices (name, start, size, meaning, repeat, stride);
 - `MARGIN_SCALE: float`: the score margin that counts as decisive (the "margin" reward).
 
@@ -71,7 +74,16 @@ class Encoding:
         return tuple(self.module.FIELDS)
 
     def observe(self, state: State, seat: int | None) -> np.ndarray:
-        """The observation vector of `seat` (None: a spectator), from `state.view(seat)`."""
+        """The observation vector of `seat` (None: a spectator): the game's fast
+        `encode_state` when it has one, else the encoding of `state.view(seat)`."""
+        fast = getattr(self.module, "encode_state", None)
+        vec: np.ndarray = fast(state, seat) if fast is not None else \
+            self.module.encode(state.view(seat))
+        return vec
+
+    def observe_view(self, state: State, seat: int | None) -> np.ndarray:
+        """The observation vector by its definition, the encoding of `state.view(seat)`
+        (what the fast path is tested against, and the slow path benchmarks compare)."""
         vec: np.ndarray = self.module.encode(state.view(seat))
         return vec
 
@@ -184,8 +196,8 @@ def markdown() -> str:
     out = ["# Observations and rewards of the research interfaces", "",
            "Generated from the field tables in `src/kamon/games/<game>/observation.py` by "
            "`python -m kamon.rl.docs` (a test checks this file matches). PettingZoo "
-           "(`observation`), Gymnasium (the observation) and OpenSpiel (observation and "
-           "information-state tensors) all use these vectors.", "",
+           "(`observation`), Gymnasium (the observation) and OpenSpiel (the observation "
+           "tensor, and the information-state tensor's parts) all use these vectors.", "",
            "Every vector is float32 with values in [0, 1], built only from "
            "`state.view(seat)`: what that seat may see (the order of shuffled decks and "
            "piles is never in it). Counts are divided by a cap and clipped at 1 (`/cap`); "
@@ -201,6 +213,9 @@ def markdown() -> str:
     for mode, text in REWARD_MODES.items():
         out.append(f"- `{mode}`: {text}")
     out.append("")
+    from kamon.rl.recall import markdown as recall_markdown  # recall imports this module
+
+    out += recall_markdown([encoding(name) for name in sorted(GAMES)])
     for name in sorted(GAMES):
         enc = encoding(name)
         out += [f"## {enc.game.title} (`{name}`): {enc.size} values, "

@@ -13,12 +13,12 @@ serialise and pickle games and states (a sampled-stochastic Python game cannot: 
 need the game's RNG state, which OpenSpiel does not let a Python game give). The hidden
 information (the order of the shuffled decks and the future rolls) is never in an
 observation; `resample_from_infostate` re-samples exactly those (kamon's `determinize`),
-which is what OpenSpiel's ISMCTS needs. Observation and information-state tensors are the shared
-encoding of `view(player)`; the information-state tensor is the observation tensor,
-because the only hidden parts are uniformly shuffled orders whose contents follow from
-the public position, so the position is a sufficient statistic. The information-state
-string adds the public action history. OpenSpiel's perfect-information MCTS runs too,
-but it searches the true state (it sees the future rolls): use ISMCTS for honest play.
+which is what OpenSpiel's ISMCTS needs. The observation tensor is the shared encoding of
+`view(player)`, the position now. The information state has perfect recall
+(`kamon.rl.recall`): the position after the deal, every decision since, and the position
+after each decision that revealed something (documented in docs/OBSERVATIONS.md).
+OpenSpiel's perfect-information MCTS runs too, but it searches the true state (it sees
+the future rolls): use ISMCTS for honest play.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from kamon.core.protocol import State
 from kamon.core.rng import Rng
 from kamon.games import get_game
 from kamon.rl.encoding import Encoding, check_reward_mode, encoding, final_rewards, legal_ids
+from kamon.rl.recall import Recall, RecallLayout, layout
 
 MAX_GAME_LENGTH = 2000  # a bound for OpenSpiel's bookkeeping; games take about 50-300 decisions
 DEALS = 1 << 16  # the chance node's outcomes: distinct deals per rng_seed
@@ -87,29 +88,37 @@ def game_type(game: str, zero_sum: bool = True) -> pyspiel.GameType:
 
 
 class _Kept:
-    """Holds the kamon state inside an OpenSpiel state (None before the deal):
-    `__deepcopy__` (OpenSpiel's clone) uses kamon's cheap `clone()`, and pickling
-    (OpenSpiel's serialisation) stores the state as its JSON."""
+    """Holds the kamon state inside an OpenSpiel state (None before the deal) and, once
+    asked for, its perfect-recall record: `__deepcopy__` (OpenSpiel's clone) uses kamon's
+    cheap `clone()`, and pickling (OpenSpiel's serialisation) stores the state as its JSON
+    (the record is rebuilt from it when next asked for)."""
 
-    __slots__ = ("state", "game_name", "cache")
+    __slots__ = ("state", "game_name", "cache", "recall")
 
-    def __init__(self, game_name: str, state: State | None = None) -> None:
+    def __init__(self, game_name: str, state: State | None = None,
+                 recall: Recall | None = None) -> None:
         self.game_name = game_name
         self.state = state
         self.cache: dict[Any, Any] = {}
+        self.recall = recall
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Kept:
-        return _Kept(self.game_name, None if self.state is None else self.state.clone())
+        return _Kept(self.game_name, None if self.state is None else self.state.clone(),
+                     None if self.recall is None else self.recall.copy())
 
     def __getstate__(self) -> dict[str, Any]:
+        recall = self.recall
         return {"game": self.game_name,
-                "state": None if self.state is None else self.state.to_json()}
+                "state": None if self.state is None else self.state.to_json(),
+                # a record the seed cannot rebuild (a re-sampled world's) travels whole
+                "recall": None if recall is None or recall.replayable else recall}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.game_name = data["game"]
         self.state = None if data["state"] is None else \
             get_game(data["game"]).from_json(data["state"])
         self.cache = {}
+        self.recall = data.get("recall")
 
 
 class KamonSpielGame(pyspiel.Game):
@@ -235,15 +244,16 @@ class KamonSpielState(pyspiel.State):
         return observation_vector(self, self._player(player)).tolist()
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """The player's information-state tensor (the observation tensor: see the module)."""
-        return observation_vector(self, self._player(player)).tolist()
+        """The player's perfect-recall information-state tensor (kamon.rl.recall)."""
+        return information_vector(self, self._player(player)).tolist()
 
     def observation_string(self, player: int | None = None) -> str:
         """The player's observation as text."""
         return observation_text(self, self._player(player), False)
 
     def information_state_string(self, player: int | None = None) -> str:
-        """The player's information state as text (the observation plus the history)."""
+        """The player's information state as text: the observation now, then the record
+        since the deal (kamon.rl.recall)."""
         return observation_text(self, self._player(player), True)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KamonSpielState:
@@ -253,8 +263,9 @@ class KamonSpielState(pyspiel.State):
         if self._kept.state is None:
             return clone  # nothing is known yet, nothing to re-sample
         seed = int(probability_sampler() * 2**53)
-        clone._kept = _Kept(self._kept.game_name,
-                            state=self.kamon_state.determinize(player_id, Rng(seed)))
+        world = self.kamon_state.determinize(player_id, Rng(seed))
+        clone._kept = _Kept(self._kept.game_name, state=world,
+                            recall=recall_of(self).rebased(world))
         return clone
 
     def __str__(self) -> str:
@@ -279,9 +290,37 @@ def observation_vector(state: KamonSpielState, player: int) -> np.ndarray:
     return vec
 
 
+def recall_of(state: KamonSpielState) -> Recall:
+    """The state's perfect-recall record, brought up to date (built by replay from the
+    deal the first time it is asked for)."""
+    kept = state._kept
+    kstate = state.kamon_state
+    if kept.recall is None:
+        players, options, _ = state._setup
+        seed = int(kstate.seed)  # type: ignore[attr-defined]  # both games keep their seed
+        kept.recall = Recall(kept.game_name, players, options, seed)
+    kept.recall.catch_up(kstate.history)
+    return kept.recall
+
+
+def information_vector(state: KamonSpielState, player: int) -> np.ndarray:
+    """The player's information-state tensor, cached per position."""
+    key = ("info", player)
+    vec = state._kept.cache.get(key)
+    if vec is None:
+        lay = layout(state._enc)
+        if state._kept.state is None:  # the deal: nothing seen yet
+            vec = np.zeros(lay.size, np.float32)
+        else:
+            vec = recall_of(state).tensor(state._enc, player,
+                                          observation_vector(state, player))
+        state._kept.cache[key] = vec
+    return vec
+
+
 def observation_text(state: KamonSpielState, player: int, perfect_recall: bool) -> str:
     """The observation as text: the decision now and every non-zero field of the encoding;
-    with perfect recall (the information state) also the public action history."""
+    with perfect recall (the information state) also the record since the deal."""
     key = ("str", player, perfect_recall)
     text = state._kept.cache.get(key)
     if text is None and state._kept.state is None:
@@ -291,7 +330,7 @@ def observation_text(state: KamonSpielState, player: int, perfect_recall: bool) 
         text = f"p{player} {kstate.decision_text()}\n" + state._enc.describe(
             observation_vector(state, player))
         if perfect_recall:
-            text += "\nhistory: " + " ".join(str(a) for a in kstate.history)
+            text += "\n" + recall_of(state).text(state._enc, player)
         state._kept.cache[key] = text
     return str(text)
 
@@ -307,13 +346,27 @@ class KamonObserver:
         self.perfect_recall = bool(getattr(iig_obs_type, "perfect_recall", False))
         # Everything a kamon seat sees is public (hands too); no public info = nothing.
         self.public = bool(getattr(iig_obs_type, "public_info", True))
-        self.tensor = np.zeros(enc.size if self.public else 0, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.dict: dict[str, np.ndarray] = {}
+        if not self.public:
+            self.tensor = np.zeros(0, np.float32)
+        elif self.perfect_recall:
+            lay: RecallLayout = layout(enc)
+            self.tensor = np.zeros(lay.size, np.float32)
+            self.dict = {
+                "observation": self.tensor[:lay.obs],
+                "actions": self.tensor[lay.actions_start:lay.reveals_start].reshape(
+                    lay.max_decisions, lay.action_row),
+                "reveals": self.tensor[lay.reveals_start:].reshape(
+                    lay.max_reveals + 1, lay.reveal_row)}
+        else:
+            self.tensor = np.zeros(enc.size, np.float32)
+            self.dict = {"observation": self.tensor}
 
     def set_from(self, state: KamonSpielState, player: int) -> None:
-        """Fill `tensor` with the player's observation of `state`."""
+        """Fill `tensor` with the player's observation (or information state) of `state`."""
         if self.public:
-            self.tensor[:] = observation_vector(state, player)
+            self.tensor[:] = (information_vector(state, player) if self.perfect_recall
+                              else observation_vector(state, player))
 
     def string_from(self, state: KamonSpielState, player: int) -> str:
         """The player's observation (or information state) of `state` as text."""

@@ -1,0 +1,267 @@
+"""The perfect-recall information state: what one player has seen and done since the deal.
+
+In both games every seat sees the whole position except the order of shuffled decks and
+the random generator's state (`view()` withholds exactly these; `hidden.py` names them).
+So a player's history of observations is fixed by three things, and this is the record
+the information state holds:
+
+1. the position right after the deal, as the player observed it;
+2. every decision since, in order: who took it and which action (all public);
+3. the position, as the player observed it, right after each decision that **revealed**
+   something (drew a card, rolled dice, turned a Solitaire card): a decision after which
+   the game's `hidden_key` changed. Any other decision leaves the hidden parts untouched,
+   so what the player sees after it follows from what they saw before and the action (a
+   test checks this against re-sampled worlds).
+
+Nothing is recorded while a game is played: the record is built on demand by replaying
+the state's history from its seed on a cursor (kept and extended, so asking after every
+move costs one replayed move), so it costs nothing to a player who never asks and
+survives pickling as the history alone. A re-sampled world (OpenSpiel's
+`resample_from_infostate`) keeps the record so far and continues it on its own position
+(`rebased`); such a record is pickled whole, since its future is not the seed's.
+
+The tensor (`RecallLayout`): the observation now, then `max_decisions` action rows (the
+actor's slot seen from the player, one-hot, and the action id in binary, lowest bit
+first), then `max_reveals + 1` reveal rows (present, the decision number it followed /
+max_decisions, and the observation then; row 0 is the deal). The bounds are per game
+(`LIMITS`); a game longer than them is refused with a clear error, never truncated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from kamon.core.game_modules import game_module
+from kamon.core.protocol import State
+from kamon.games import get_game
+
+if TYPE_CHECKING:
+    from kamon.rl.encoding import Encoding
+
+# Per game: (max decisions, max revealing decisions after the deal). Random play over 150
+# games per set-up reached 170 / 6 (The White Castle, 4 players), 50 / 15 (solo) and
+# 252 / 15 (I, Clansman); the castle decks (22 cards), two re-rolls and the Solitaire
+# deck bound The White Castle's reveals, the 15 rounds after the first I, Clansman's.
+LIMITS: dict[str, tuple[int, int]] = {"white-castle": (400, 40), "clansman": (400, 24)}
+SLOTS = 4  # the actor's seat, seen from the player: slot (actor - player) mod seats
+
+
+@dataclass(frozen=True)
+class RecallLayout:
+    """Where each part of a game's information-state tensor lies."""
+
+    obs: int  # the observation's size
+    bits: int  # bits of an action id
+    max_decisions: int
+    max_reveals: int  # rows after the deal's
+
+    @property
+    def action_row(self) -> int:
+        """Values in one action row: actor slot one-hot, then the action id's bits."""
+        return SLOTS + self.bits
+
+    @property
+    def reveal_row(self) -> int:
+        """Values in one reveal row: present, decision number, the observation then."""
+        return 2 + self.obs
+
+    @property
+    def actions_start(self) -> int:
+        """Where the action rows begin (after the observation now)."""
+        return self.obs
+
+    @property
+    def reveals_start(self) -> int:
+        """Where the reveal rows begin."""
+        return self.actions_start + self.max_decisions * self.action_row
+
+    @property
+    def size(self) -> int:
+        """The tensor's length."""
+        return self.reveals_start + (self.max_reveals + 1) * self.reveal_row
+
+
+def layout(enc: Encoding) -> RecallLayout:
+    """The information-state layout of a game."""
+    decisions, reveals = LIMITS[enc.game_name]
+    bits = max(1, (enc.num_actions - 1).bit_length())
+    return RecallLayout(enc.size, bits, decisions, reveals)
+
+
+def hidden_key(state: State) -> Callable[[State], Hashable]:
+    """The game's `hidden_key(state)` (games/<game>/hidden.py): it changes exactly when a
+    decision reveals something. A game without one has no perfect-recall record here."""
+    module = game_module(state, "hidden")
+    if module is None:
+        raise ValueError(f"{type(state).__name__}'s game has no hidden.py with hidden_key: "
+                         "its information state cannot tell revealing decisions apart")
+    key: Callable[[State], Hashable] = module.hidden_key
+    return key
+
+
+class Recall:
+    """A game's public record since the deal (see the module), built by replay."""
+
+    __slots__ = ("game_name", "players", "options", "seed", "cursor", "actors", "actions",
+                 "reveals", "replayable")
+
+    def __init__(self, game_name: str, players: int, options: dict[str, Any],
+                 seed: int) -> None:
+        """The record of the game dealt from `seed`, at the deal."""
+        self.game_name = game_name
+        self.players = players
+        self.options = options
+        self.seed = seed
+        self.cursor = get_game(game_name).new_game(players, seed=seed, **options)
+        self.actors: list[int] = []
+        self.actions: list[int] = []
+        # (decisions taken by then, the position then): the deal first
+        self.reveals: list[tuple[int, State]] = [(0, self.cursor.clone())]
+        self.replayable = True  # the seed and the history rebuild it
+
+    def copy(self) -> Recall:
+        """An independent copy (the cursor cloned; recorded positions are never changed)."""
+        other = Recall.__new__(Recall)
+        other.game_name, other.players = self.game_name, self.players
+        other.options, other.seed = self.options, self.seed
+        other.cursor = self.cursor.clone()
+        other.actors, other.actions = list(self.actors), list(self.actions)
+        other.reveals = list(self.reveals)
+        other.replayable = self.replayable
+        return other
+
+    def rebased(self, state: State) -> Recall:
+        """A copy that continues on `state` (a re-sampled world at the recorded decision:
+        the same past, its own future)."""
+        if list(state.history) != self.actions:
+            raise ValueError("a record continues only on a position at its last decision")
+        other = self.copy()
+        other.cursor = state.clone()
+        other.replayable = False
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Positions as their JSON (pickling)."""
+        return {"game": self.game_name, "players": self.players, "options": self.options,
+                "seed": self.seed, "cursor": self.cursor.to_json(), "actors": self.actors,
+                "actions": self.actions, "replayable": self.replayable,
+                "reveals": [(at, position.to_json()) for at, position in self.reveals]}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        """Rebuild the positions from their JSON."""
+        game = get_game(data["game"])
+        self.game_name, self.players = data["game"], data["players"]
+        self.options, self.seed = data["options"], data["seed"]
+        self.cursor = game.from_json(data["cursor"])
+        self.actors, self.actions = data["actors"], data["actions"]
+        self.replayable = data["replayable"]
+        self.reveals = [(at, game.from_json(position)) for at, position in data["reveals"]]
+
+    def catch_up(self, history: list[int]) -> None:
+        """Replay the decisions of `history` not yet recorded (it must extend the record)."""
+        if history[:len(self.actions)] != self.actions:
+            raise ValueError("the history does not extend the recorded one")
+        cursor = self.cursor
+        key = hidden_key(cursor)
+        for aid in history[len(self.actions):]:
+            before = key(cursor)
+            seat = cursor.to_move
+            assert seat is not None
+            cursor.apply(aid)
+            self.actors.append(int(seat))
+            self.actions.append(int(aid))
+            if key(cursor) != before:
+                self.reveals.append((len(self.actions), cursor.clone()))
+
+    def tensor(self, enc: Encoding, player: int, now: np.ndarray) -> np.ndarray:
+        """The information-state tensor of `player` (`now`: its observation now)."""
+        lay = layout(enc)
+        self._check(lay)
+        out = np.zeros(lay.size, np.float32)
+        out[:lay.obs] = now
+        seats = self.players if self.players > 1 else 1
+        rows = out[lay.actions_start:lay.reveals_start].reshape(lay.max_decisions,
+                                                                lay.action_row)
+        n = len(self.actions)
+        if n:
+            slots = (np.asarray(self.actors) - player) % max(seats, 1)
+            rows[np.arange(n), slots] = 1.0
+            ids = np.asarray(self.actions)
+            rows[:n, SLOTS:] = (ids[:, None] >> np.arange(lay.bits)) & 1
+        reveal_rows = out[lay.reveals_start:].reshape(lay.max_reveals + 1, lay.reveal_row)
+        for k, (at, position) in enumerate(self.reveals):
+            reveal_rows[k, 0] = 1.0
+            reveal_rows[k, 1] = at / lay.max_decisions
+            reveal_rows[k, 2:] = enc.observe(position, player)
+        return out
+
+    def text(self, enc: Encoding, player: int) -> str:
+        """The record as text: the deal's observation in full, then one line per decision
+        (number, actor, notation), each reveal followed by the fields that changed since the
+        previous one (`cleared`: the indices that became 0)."""
+        lay = layout(enc)
+        self._check(lay)
+        game = enc.game
+        lines = []
+        previous = enc.observe(self.reveals[0][1], player)
+        lines.append("deal:\n" + enc.describe(previous))
+        after = {at: position for at, position in self.reveals[1:]}
+        for i, (seat, aid) in enumerate(zip(self.actors, self.actions, strict=True), 1):
+            lines.append(f"{i} p{seat} {game.action_text(aid)}")
+            position = after.get(i)
+            if position is not None:
+                vec = enc.observe(position, player)
+                changed = np.where(vec != previous, vec, 0.0)
+                gone = np.flatnonzero((vec != previous) & (vec == 0))
+                lines.append("  revealed: " + enc.describe(changed).replace("\n", "; ")
+                             + ("; cleared " + ",".join(map(str, gone)) if gone.size else ""))
+                previous = vec
+        return "\n".join(lines)
+
+    def _check(self, lay: RecallLayout) -> None:
+        """Refuse a record longer than the tensor's bounds (never truncate it)."""
+        if len(self.actions) > lay.max_decisions or len(self.reveals) > lay.max_reveals + 1:
+            raise ValueError(
+                f"this game has {len(self.actions)} decisions and {len(self.reveals) - 1} "
+                f"reveals; the {self.game_name} information state holds at most "
+                f"{lay.max_decisions} and {lay.max_reveals} (kamon.rl.recall.LIMITS)")
+
+
+def markdown(encodings: list[Encoding]) -> list[str]:
+    """The information state's section of docs/OBSERVATIONS.md."""
+    out = ["## Information state (perfect recall)", "",
+           "OpenSpiel's `information_state_tensor` / `information_state_string` hold what "
+           "the player has seen and done since the deal (`kamon.rl.recall`): the position "
+           "after the deal, every decision since (actor and action: all public), and the "
+           "position after each decision that revealed something (a card drawn, dice "
+           "rolled, a Solitaire card turned: the game's `hidden_key` changed). Every other "
+           "decision reveals nothing, so what the player sees after it follows from what "
+           "they saw before and the action; the record is exactly the player's history of "
+           "observations and actions. The observation tensor stays the observation now.", "",
+           "The tensor, in order:", "",
+           "1. `observation`: the observation now (the table of the game below);",
+           "2. `actions`: one row per decision, oldest first (all 0 past the last): the "
+           "actor's slot seen from the player, one-hot over 4 (slot `(actor - player) mod "
+           "seats`; in the solo game always 0), then the action id in binary, lowest bit "
+           "first;",
+           "3. `reveals`: one row per revealing decision, row 0 the deal: 1 (present), the "
+           "number of decisions taken by then (0 for the deal) / the row count of "
+           "`actions`, then the "
+           "observation of that moment (the same encoding).", "",
+           "The string is the observation now, then `deal:` and the non-zero fields of the "
+           "deal's observation, then one line per decision (`number pSEAT notation`), each "
+           "reveal followed by the fields that changed since the previous reveal (and the "
+           "indices that became 0). A game longer than a bound is "
+           "refused with a clear error, not truncated.", "",
+           "| game | observation | action rows | reveal rows | tensor |", "|---|---|---|---|---|"]
+    for enc in encodings:
+        lay = layout(enc)
+        out.append(f"| `{enc.game_name}` | {lay.obs} | {lay.max_decisions} x "
+                   f"({SLOTS} + {lay.bits}) | {lay.max_reveals + 1} x (2 + {lay.obs}) | "
+                   f"{lay.size} |")
+    out.append("")
+    return out
