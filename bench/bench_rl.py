@@ -1,19 +1,25 @@
 """Benchmark of the research interfaces: their speed against the bare engine, and a
 MaskablePPO learning run.
 
-Usage: python bench/bench_rl.py [--seconds S] [--timesteps T] [--chunk C]
+Usage: python bench/bench_rl.py [--seconds S] [--rounds R] [--timesteps T] [--chunk C]
                                 [--eval-games N] [--skip-speed] [--skip-learning]
 
 1. Speed. Per game (The White Castle 4 players, I, Clansman 4 players Beginner), random
-   legal moves played through each interface for about S CPU seconds:
+   legal moves played through each interface for about S CPU seconds a row, all rows
+   interleaved over R rounds (medians printed), each observing interface twice: with
+   observations read straight from the state (`encode_state`, "state") and as before it,
+   by encoding `view(seat)` ("view"); and OpenSpiel's C++ backgammon with and without
+   `observation_tensor`, the anchor, side by side:
    - engine: `legal_actions()` + `apply()` (no observation at all);
    - PettingZoo AEC: `last()` (the observation and mask of the agent to move) + `step()`;
    - Gymnasium: `step()` of seat 0 with `random` bots in the other seats (their moves
      are engine moves, so per decision it is cheaper than PettingZoo);
    - OpenSpiel: `legal_actions()` + `apply_action()`, and the same plus
      `observation_tensor()` of the player to move (what an RL loop reads).
-   It prints decisions per CPU second and the engine's rate divided by the interface's
-   (the wrapper's overhead: 3.0 = the interface takes three times as long per decision).
+   It prints decisions per CPU second, the engine's rate divided by the interface's
+   (the wrapper's overhead: 3.0 = the interface takes three times as long per decision),
+   the gain of the state path over the view path, and each observing row's rate as a
+   fraction of the anchor's.
 2. Learning. sb3-contrib's MaskablePPO learns seat 0 of a 2-player White Castle against
    the `random` bot (reward "margin" while training: the scaled score margin). After every
    C steps it plays N seeded evaluation games (deterministic policy, the mask applied)
@@ -32,13 +38,14 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
 from kamon.games import get_game
-from kamon.rl import make_env, make_gym_env
+from kamon.rl import Encoding, make_env, make_gym_env
 from kamon.sim.tournament import wilson
 
 SPEED_GAMES: list[tuple[str, str, int, dict[str, Any]]] = [
@@ -133,31 +140,101 @@ def openspiel_game(game: str, players: int, observe: bool) -> Callable[[int], in
     return run
 
 
-def speed(seconds: float) -> None:
-    """Decisions per CPU second per interface, and the overhead ratios."""
-    print("Speed: decisions per CPU second (random legal moves, whole games) and the "
-          "engine's rate / the interface's")
-    print(f"{'game':<30} {'interface':<34} {'decisions/s':>12} {'overhead':>9}")
+def backgammon_game(observe: bool) -> Callable[[int], int]:
+    """One random game of OpenSpiel's C++ backgammon (the anchor), optionally reading the
+    observation tensor of the player to move; its decisions (chance nodes not counted)."""
+    import pyspiel
+
+    spiel = pyspiel.load_game("backgammon")
+
+    def run(seed: int) -> int:
+        state = spiel.new_initial_state()
+        rng = random.Random(seed)
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            if observe:
+                state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            n += 1
+        return n
+    return run
+
+
+@contextmanager
+def observation_path(path: str) -> Iterator[None]:
+    """Observations through the game's fast `encode_state` ("state") or, as before it, by
+    encoding `view(seat)` ("view"): the same numbers (tests/rl prove it), two costs."""
+    if path == "state":
+        yield
+        return
+    fast = Encoding.observe
+    Encoding.observe = Encoding.observe_view  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        Encoding.observe = fast  # type: ignore[method-assign]
+
+
+def speed(seconds: float, rounds: int) -> None:
+    """Decisions per CPU second per interface, both observation paths and the C++ anchor
+    interleaved over `rounds` rounds (medians), with the ratios."""
+    print(f"Speed: decisions per CPU second (random legal moves, whole games), median of "
+          f"{rounds} interleaved rounds of {seconds:g} CPU s a row")
+    rows: list[tuple[str, str, str, Callable[[int], int], list[int] | None]] = []
     for label, game, players, options in SPEED_GAMES:
-        base = timed(engine_game(game, players, options), seconds)
-        print(f"{label:<30} {'engine (legal_actions + apply)':<34} {base:>12,.0f} {1.0:>8.1f}x")
-        steps = [0]
-        start = time.process_time()
-        rows = [
-            ("PettingZoo AEC (last + step)", pettingzoo_game(game, players, options)),
-            ("Gymnasium (step, random bots)", gym_game(game, players, options, steps)),
-            ("OpenSpiel (legal + apply)", openspiel_game(game, players, False)),
-            ("OpenSpiel (+ observation_tensor)", openspiel_game(game, players, True)),
-        ]
-        for name, run in rows:
-            if name.startswith("Gymnasium"):
+        rows.append((label, "engine (legal_actions + apply)", "-",
+                     engine_game(game, players, options), None))
+        for path in ("view", "state"):
+            steps = [0]
+            rows += [
+                (label, "PettingZoo AEC (last + step)", path,
+                 pettingzoo_game(game, players, options), None),
+                (label, "Gymnasium (step, random bots)", path,
+                 gym_game(game, players, options, steps), steps),
+                (label, "OpenSpiel (+ observation_tensor)", path,
+                 openspiel_game(game, players, True), None)]
+        rows.append((label, "OpenSpiel (legal + apply)", "-",
+                     openspiel_game(game, players, False), None))
+    rows.append(("backgammon (OpenSpiel C++)", "legal + apply", "-", backgammon_game(False),
+                 None))
+    rows.append(("backgammon (OpenSpiel C++)", "+ observation_tensor", "-",
+                 backgammon_game(True), None))
+    rates: dict[int, list[float]] = {i: [] for i in range(len(rows))}
+    own: dict[int, list[float]] = {i: [] for i in range(len(rows))}
+    for _ in range(rounds):
+        for i, (_label, _name, path, run, steps) in enumerate(rows):
+            with observation_path(path if path != "-" else "state"):
+                before = steps[0] if steps else 0
                 start = time.process_time()
-            rate = timed(run, seconds)
-            extra = ""
-            if name.startswith("Gymnasium"):
-                extra = f"  ({steps[0] / (time.process_time() - start):,.0f} env steps/s)"
-            print(f"{'':<30} {name:<34} {rate:>12,.0f} {base / rate:>8.1f}x{extra}")
-        sys.stdout.flush()
+                rates[i].append(timed(run, seconds))
+                if steps is not None:
+                    own[i].append((steps[0] - before) / (time.process_time() - start))
+    med = {i: float(np.median(v)) for i, v in rates.items()}
+    print(f"{'game':<30} {'interface':<34} {'obs path':<8} {'decisions/s':>12} "
+          f"{'engine/it':>9} {'state/view':>10}")
+    anchor = next(i for i, r in enumerate(rows) if r[1] == "+ observation_tensor")
+    for i, (label, name, path, _run, steps) in enumerate(rows):
+        engine = next(j for j, r in enumerate(rows) if r[0] == label)
+        gain = ""
+        if path == "state":
+            view = next(j for j, r in enumerate(rows)
+                        if r[0] == label and r[1] == name and r[2] == "view")
+            gain = f"{med[i] / med[view]:.1f}x"
+        extra = ""
+        if steps is not None:
+            extra = f"  ({float(np.median(own[i])):,.0f} own-seat env steps/s)"
+        print(f"{label:<30} {name:<34} {path:<8} {med[i]:>12,.0f} "
+              f"{med[engine] / med[i]:>8.1f}x {gain:>10}{extra}")
+    print("\nObservation rows against the anchor (backgammon with observation_tensor, "
+          f"{med[anchor]:,.0f} decisions/s): kamon's rate / the anchor's")
+    for i, (label, name, path, _run, _steps) in enumerate(rows):
+        if path in ("view", "state"):
+            print(f"  {label:<30} {name:<34} {path:<6} {med[i] / med[anchor]:6.2f}")
+    sys.stdout.flush()
 
 
 def play_eval(policy: Callable[[np.ndarray, Any, dict[str, Any]], int], games: int,
@@ -228,7 +305,9 @@ def learning(timesteps: int, chunk: int, games: int) -> None:
 def main() -> int:
     """Run the benchmark parts asked for."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=4.0, help="CPU seconds per speed row")
+    ap.add_argument("--seconds", type=float, default=2.0,
+                    help="CPU seconds per speed row and round")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved speed rounds")
     ap.add_argument("--timesteps", type=int, default=60_000, help="PPO training steps")
     ap.add_argument("--chunk", type=int, default=10_000, help="steps between evaluations")
     ap.add_argument("--eval-games", type=int, default=200, help="games per evaluation")
@@ -236,7 +315,7 @@ def main() -> int:
     ap.add_argument("--skip-learning", action="store_true")
     args = ap.parse_args()
     if not args.skip_speed:
-        speed(args.seconds)
+        speed(args.seconds, args.rounds)
     if not args.skip_learning:
         learning(args.timesteps, args.chunk, args.eval_games)
     return 0

@@ -146,8 +146,8 @@ def test_information_states_are_equal_exactly_when_the_observed_histories_are(
                     same_seen = seen[0][p] == seen[k][p]
                     same_string = (worlds[0].information_state_string(p)
                                    == worlds[k].information_state_string(p))
-                    same_tensor = (worlds[0].information_state_tensor(p)
-                                   == worlds[k].information_state_tensor(p))
+                    same_tensor = np.array_equal(worlds[0].information_state_tensor(p),
+                                                 worlds[k].information_state_tensor(p))
                     assert same_seen == same_string == same_tensor, (seed, p, same_seen,
                                                                     same_string)
                     equal += same_seen
@@ -180,7 +180,8 @@ def test_the_record_never_forgets_and_survives_pickling_and_resampling() -> None
     other = state.resample_from_infostate(state.current_player(), sampler)
     play(other, random.Random(6), 40)
     moved = pickle.loads(pickle.dumps(other))
-    assert moved.information_state_tensor(2) == other.information_state_tensor(2)
+    assert np.array_equal(moved.information_state_tensor(2),
+                          other.information_state_tensor(2))
     assert moved.information_state_string(2) == other.information_state_string(2)
 
 

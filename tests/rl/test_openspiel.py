@@ -85,7 +85,7 @@ def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
                               enc.observe(kstate, player))
         info_tensor = state.information_state_tensor(player)
         assert len(info_tensor) == layout(enc).size
-        assert info_tensor[:enc.size] == state.observation_tensor(player)
+        assert np.array_equal(info_tensor[:enc.size], state.observation_tensor(player))
         obs = state.observation_string(player)
         assert obs.startswith(f"p{player} ") and "seat: " in obs
         info = state.information_state_string(player)
@@ -95,9 +95,12 @@ def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
             [str(i) for i in range(1, len(kstate.history) + 1)]
         # The C++ path (through the game's observer) gives the same as the Python one.
         base = pyspiel.State
-        assert base.observation_tensor(state, player) == state.observation_tensor(player)
-        assert base.information_state_tensor(state, player) == \
-            state.information_state_tensor(player)
+        # (the Python methods give float32 arrays, the C++ path lists of the same values)
+        assert np.array_equal(base.observation_tensor(state, player),
+                              state.observation_tensor(player))
+        assert np.array_equal(base.information_state_tensor(state, player),
+                              state.information_state_tensor(player))
+        assert state.observation_tensor(player).dtype == np.float32
         assert base.observation_string(state, player) == obs
         assert base.information_state_string(state, player) == info
     with pytest.raises(ValueError, match="players are 0-3"):
@@ -114,7 +117,7 @@ def test_the_deal_is_the_one_chance_node_and_rng_seed_chooses_the_deals() -> Non
     assert root.current_player() == pyspiel.PlayerId.CHANCE and not root.is_terminal()
     outcomes = root.chance_outcomes()
     assert len(outcomes) == DEALS and sum(p for _, p in outcomes) == pytest.approx(1.0)
-    assert root.observation_tensor(0) == [0.0] * encoding("white-castle").size
+    assert np.array_equal(root.observation_tensor(0), [0.0] * encoding("white-castle").size)
     a, b = dealt(game, 7), dealt(game, 7)
     c = dealt(load("python_kamon_white_castle", players=2, rng_seed=6), 7)
     assert str(a) == str(b) != str(c) != str(dealt(game, 8))
@@ -165,7 +168,7 @@ def test_resample_from_infostate_hides_only_the_hidden_parts() -> None:
     for _ in range(4):
         other = state.resample_from_infostate(player, sampler)
         assert other.information_state_string(player) == state.information_state_string(player)
-        assert other.observation_tensor(player) == state.observation_tensor(player)
+        assert np.array_equal(other.observation_tensor(player), state.observation_tensor(player))
         assert other.legal_actions() == state.legal_actions()
         differed += str(other) != str(state)
     assert differed >= 3

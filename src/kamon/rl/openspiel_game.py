@@ -239,13 +239,16 @@ class KamonSpielState(pyspiel.State):
                              f"{self.num_players() - 1} (and the game may be over)")
         return p
 
-    def observation_tensor(self, player: int | None = None) -> list[float]:
-        """The player's observation tensor (the shared encoding of its view)."""
-        return observation_vector(self, self._player(player)).tolist()
+    # The tensors come as float32 NumPy arrays (copies), not lists: OpenSpiel's Python
+    # algorithms take either, and a list of 1,229 floats costs 11 us to build (the
+    # observation's whole cost after encode_state), the 56,100 of an information state 0.5 ms.
+    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+        """The player's observation tensor (the shared encoding of its view), float32."""
+        return observation_vector(self, self._player(player)).copy()
 
-    def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """The player's perfect-recall information-state tensor (kamon.rl.recall)."""
-        return information_vector(self, self._player(player)).tolist()
+    def information_state_tensor(self, player: int | None = None) -> np.ndarray:
+        """The player's perfect-recall information-state tensor (kamon.rl.recall), float32."""
+        return information_vector(self, self._player(player)).copy()
 
     def observation_string(self, player: int | None = None) -> str:
         """The player's observation as text."""
