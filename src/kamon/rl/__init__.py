@@ -4,10 +4,17 @@
   PettingZoo AEC environment (one agent per seat);
 - `make_gym_env(game, seat=0, opponents="normal", **options)`: a Gymnasium environment in
   which one seat learns and kamon bots play the others;
+- `make_vector_env(game, num_envs, seat=0, opponents="normal", **options)`: N games of it
+  stepped together in this process, a native `gymnasium.vector.VectorEnv` (batched
+  observations and masks, same-step auto-reset; `opponents=None` for self-play, the caller
+  moving for whichever seat is to move; see `kamon.rl.vector_env`);
 - importing this package registers the OpenSpiel games `python_kamon_white_castle` and
   `python_kamon_clansman` (`pyspiel.load_game(name, {"players": 3, ...})`), and the
   Gymnasium ids `kamon/WhiteCastle-v0` and `kamon/Clansman-v0` (`gymnasium.make(id,
-  seat=0, opponents="normal", ...)`, the same environment as `make_gym_env`).
+  seat=0, opponents="normal", ...)`, the same environment as `make_gym_env`; and
+  `gymnasium.make_vec(id, num_envs=N, ...)` builds `make_vector_env`'s batched environment
+  through the ids' `vector_entry_point`, `vectorization_mode="sync"` a `SyncVectorEnv` of
+  `make_gym_env`s).
 
 Games by registry name ("white-castle", "clansman"); options go to `GAME.new_game`
 (The White Castle: `difficulty` for the solo game, `first_game`; I, Clansman: `expert`,
@@ -24,8 +31,11 @@ from typing import TYPE_CHECKING, Any
 from kamon.rl.encoding import REWARD_MODES, Encoding, encoding
 
 if TYPE_CHECKING:
+    from gymnasium.vector import AutoresetMode
+
     from kamon.rl.gym_env import KamonGymEnv
     from kamon.rl.pettingzoo_env import KamonAECEnv
+    from kamon.rl.vector_env import KamonVectorEnv
 
 
 def make_env(game: str, players: int | None = None, reward: str = "placement",
@@ -48,6 +58,21 @@ def make_gym_env(game: str, seat: int = 0, opponents: str | Sequence[str] = "nor
                        illegal=illegal, render_mode=render_mode, **options)
 
 
+def make_vector_env(game: str, num_envs: int, seat: int = 0,
+                    opponents: str | Sequence[str] | None = "normal", players: int | None = None,
+                    reward: str = "placement", illegal: str = "lose",
+                    autoreset_mode: AutoresetMode | str = "SameStep", copy: bool = True,
+                    render_mode: str | None = None, **options: Any) -> KamonVectorEnv:
+    """The batched Gymnasium environment: `num_envs` games stepped in one call (bots in the
+    seats other than `seat`, or self-play with `opponents=None`)."""
+    from kamon.rl.vector_env import KamonVectorEnv
+
+    return KamonVectorEnv(game, num_envs=num_envs, seat=seat, opponents=opponents,
+                          players=players, reward=reward, illegal=illegal,
+                          autoreset_mode=autoreset_mode, copy=copy, render_mode=render_mode,
+                          **options)
+
+
 def _register_openspiel() -> bool:
     """Register the OpenSpiel games if OpenSpiel is installed; whether it is."""
     try:
@@ -59,7 +84,8 @@ def _register_openspiel() -> bool:
 
 
 def _register_gymnasium() -> None:
-    """Register the Gymnasium ids (once; `gymnasium.make` then builds KamonGymEnv)."""
+    """Register the Gymnasium ids (once; `gymnasium.make` then builds KamonGymEnv, and
+    `gymnasium.make_vec` KamonVectorEnv)."""
     try:
         import gymnasium
     except ImportError:
@@ -67,6 +93,7 @@ def _register_gymnasium() -> None:
     for gym_id, game in GYM_IDS.items():
         if gym_id not in gymnasium.registry:
             gymnasium.register(id=gym_id, entry_point="kamon.rl.gym_env:KamonGymEnv",
+                               vector_entry_point="kamon.rl.vector_env:KamonVectorEnv",
                                kwargs={"game": game})
 
 
@@ -77,4 +104,4 @@ OPENSPIEL_GAMES = {"white-castle": "python_kamon_white_castle",
                    "clansman": "python_kamon_clansman"}
 
 __all__ = ["GYM_IDS", "OPENSPIEL", "OPENSPIEL_GAMES", "REWARD_MODES", "Encoding", "encoding", "make_env",
-           "make_gym_env"]
+           "make_gym_env", "make_vector_env"]
