@@ -5,9 +5,10 @@ way agents find `evaluation.py`), with:
 
 - `SIZE: int` and `encode(view) -> np.ndarray` (float32, shape (SIZE,), values in [0, 1]),
   built only from `state.view(seat)`: the definition of the observation;
-- optionally `encode_state(state, seat) -> np.ndarray`: the same vector read straight from
-  the state (only what `seat` may see), without building the view: the fast path every
-  interface uses; a test holds it equal to `encode(state.view(seat))`;
+- optionally, in `kamon.games.<game>.observation_state`, `encode_state(state, seat) ->
+  np.ndarray`: the same vector read straight from the state (only what `seat` may see),
+  without building the view: the fast path every interface uses (about 6x faster in
+  both games); tests hold it equal to `encode(state.view(seat))` bit for bit;
 - `FIELDS`: the named slices (name, start, size, meaning, repeat, stride);
 - `MARGIN_SCALE: float`: the score margin that counts as decisive (the "margin" reward).
 
@@ -52,6 +53,7 @@ class Encoding:
     game_name: str
     game: Game
     module: Any
+    state_module: Any = None  # the game's observation_state module, if it has one
 
     @property
     def size(self) -> int:
@@ -76,9 +78,9 @@ class Encoding:
     def observe(self, state: State, seat: int | None) -> np.ndarray:
         """The observation vector of `seat` (None: a spectator): the game's fast
         `encode_state` when it has one, else the encoding of `state.view(seat)`."""
-        fast = getattr(self.module, "encode_state", None)
-        vec: np.ndarray = fast(state, seat) if fast is not None else \
-            self.module.encode(state.view(seat))
+        vec: np.ndarray = (self.state_module.encode_state(state, seat)
+                           if self.state_module is not None
+                           else self.module.encode(state.view(seat)))
         return vec
 
     def observe_view(self, state: State, seat: int | None) -> np.ndarray:
@@ -130,14 +132,22 @@ def encoding(game: str) -> Encoding:
     """The Encoding of a game by name; KamonError if it has no observation module."""
     name = canonical_name(game)
     package = GAMES[name]
-    try:
-        module = importlib.import_module(package + ".observation")
-    except ModuleNotFoundError as exc:
-        if exc.name != package + ".observation":
-            raise
+    module = _optional_module(package + ".observation")
+    if module is None:
         raise KamonError(f"{name} has no observation encoding ({package}.observation); the "
-                         "research interfaces need one") from None
-    return Encoding(name, get_game(name), module)
+                         "research interfaces need one")
+    return Encoding(name, get_game(name), module,
+                    _optional_module(package + ".observation_state"))
+
+
+def _optional_module(name: str) -> Any:
+    """The module `name`, or None if it does not exist (an error inside it still raises)."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
 
 
 def legal_ids(state: State) -> list[int]:

@@ -6,21 +6,25 @@ cap and clipped at 1 ("/cap" in a field's meaning); one-hot and multi-hot fields
 Seats are seen from the observer: seat slot k is the seat (seat + k) mod players, so slot 0
 is always the observing seat (seat 0 for a spectator, `view(None)`). `FIELDS` names every
 slice; docs/OBSERVATIONS.md is generated from it. The reinforcement-learning interfaces
-(kamon.rl) use this encoding for all three frameworks. Cards are identified by their
-printed number, one-hot over the bundled card data (an overlay may correct a card but
-never adds one).
+(kamon.rl) use this encoding for all three frameworks, through `encode_state(state, seat)`
+(observation_state.py): the same vector bit for bit, read straight from the state without
+building the view. Cards are identified by their printed number, one-hot over the bundled
+card data (an overlay may correct a card but never adds one).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from kamon.core.layout import Field, Layout
 from kamon.games.clansman import actions as A
 from kamon.games.clansman.data import GOODS, KOCHISEI, VOLATILE, VP_COLOURS, load_data
+
+if TYPE_CHECKING:
+    pass
 
 GAME_NAME = "clansman"
 SEAT_SLOTS = 4

@@ -9,6 +9,8 @@ is always the observing seat (seat 0 for a spectator, `view(None)`); in the solo
 from it. The reinforcement-learning interfaces (kamon.rl) use this encoding for all three
 frameworks. Card identities are one-hot over the bundled component data; a card id the
 bundled data does not know (an overlay that adds one) is refused with a clear error.
+`observation_state.encode_state(state, seat)` is the same vector bit for bit, read straight
+from the state without building the view: what the interfaces call.
 """
 
 from __future__ import annotations
@@ -438,3 +440,4 @@ def _frame_into(out: list[float], f: Sequence[Any], slot_of: Sequence[int]) -> N
 
 __all__ = ["CLAN_SLOTS", "COLOURS", "EFFECT_FEATURES", "FIELDS", "GAME_NAME", "MARGIN_SCALE",
            "SIZE", "VOCABULARIES", "Field", "encode"]
+
