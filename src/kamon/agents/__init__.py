@@ -10,6 +10,10 @@ Agents: `random`; `greedy` (a short lookahead judged by the game's evaluation);
 iteration budget, so they play the same moves for the same seed on any machine;
 `expert` thinks for EXPERT_SECONDS of wall-clock time a decision instead (the most it
 can in that time: stronger on a faster machine, and not reproducible from the seed).
+
+Agents plugged in from outside (`kamon.agents.plugin`, docs/agents.md) have specs instead
+of names: `module:Name`, `path/to/file.py:Name`, a MaskablePPO `policy.zip`, a torch
+`model.pt`/`.pth`; `make_agent` builds them too.
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ from kamon.agents.base import hooks_for
 from kamon.agents.greedy import GreedyAgent
 from kamon.agents.mcts import MCTSAgent, scaled_budget
 from kamon.agents.random_agent import RandomAgent
-from kamon.core.errors import KamonError
 from kamon.core.protocol import Action, State
 from kamon.core.rng import Rng
 
@@ -117,14 +120,25 @@ def level_summaries(state: State) -> dict[str, str]:
     return out
 
 
-def make_agent(name: str, seed: int) -> Agent:
-    """A new agent by registry name; KamonError listing the known names otherwise."""
+def make_agent(name: str, seed: int, *, game: str | None = None) -> Agent:
+    """A new agent by registry name (any case), or a plug-in agent by its spec
+    (`kamon.agents.plugin`: module:Name, path/to/file.py:Name, policy.zip, model.pt);
+    `game` checks now that a policy fits that game. KamonError listing the known names
+    and the plug-in forms otherwise, or saying what is wrong with a plug-in."""
     key = name.strip().lower()
     factory = AGENTS.get(key)
-    if factory is None:
-        known = ", ".join(AGENTS)
-        raise KamonError(f"unknown agent {name!r}; known agents: {known}")
-    return factory(seed)
+    if factory is not None:
+        return factory(seed)
+    from kamon.agents.plugin import build_plugin
+
+    return build_plugin(name, seed, game=game)
+
+
+def agent_spec(text: str) -> str:
+    """An agent as the CLI and files name it: a registry name in lower case, a plug-in
+    spec as given (its module, file and class names keep their case)."""
+    key = text.strip()
+    return key.lower() if key.lower() in AGENTS else key
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
@@ -133,4 +147,4 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 
 __all__ = ["AGENTS", "EXPERT_SECONDS", "LEVELS", "Agent", "GreedyAgent", "Level", "MCTSAgent",
-           "RandomAgent", "agent_seed", "level_summaries", "make_agent"]
+           "RandomAgent", "agent_seed", "agent_spec", "level_summaries", "make_agent"]

@@ -30,6 +30,7 @@ from kamon.cli.shared import (
     MAX_DECISIONS,
     Feed,
     build_options,
+    check_agents,
     decision_of,
     describe,
     echo,
@@ -122,8 +123,10 @@ def ask_human(console: Console, game: Game, state: State, seat: int,
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play, e.g. white-castle")],
     seats: Annotated[str | None, typer.Option(
-        help="one entry per player: human, a level (easy, normal, hard, expert) or an agent "
-             "(random, greedy, mcts) [default: human,random,random]")
+        help="one entry per player: human, a level (easy, normal, hard, expert), an agent "
+             "(random, greedy, mcts) or a plug-in agent (module:Name, path/to/file.py:Name, "
+             "a MaskablePPO policy.zip, a torch model.pt; docs/agents.md) "
+             "[default: human,random,random]")
                      ] = None,
     players: Annotated[int | None, typer.Option(
         help="number of players: you and bots (1 = solo against the rival, where the game "
@@ -173,13 +176,16 @@ def play(
                               new_game(game, len(kinds), seed, opts))
         state = session.state
         used = effective_options(state, opts)
-        bots: dict[int, Agent] = {p: make_agent(k, agent_seed(seed, p))
+        labels = check_agents(kinds, game)  # every plug-in loaded and fitted first
+        bots: dict[int, Agent] = {p: make_agent(k, agent_seed(seed, p), game=game.name)
                                   for p, k in enumerate(kinds) if k != HUMAN}
+        names = [labels.get(k, k) for k in kinds]
         humans = len(bots) < len(kinds)
 
         console.print(Text(f"{game.title} · {len(kinds)} players · seed {seed}", style="bold"))
         console.print(Text("Seats: ") + Text(", ").join(
-            Text.assemble(seat_text(state, p), f" = {k}") for p, k in enumerate(kinds)))
+            Text.assemble(seat_text(state, p), f" = {k}" if labels.get(k, k) == k else
+                          f" = {labels[k]} ({k})") for p, k in enumerate(kinds)))
         for line in game.describe_options(used):
             console.print(Text(f"  · {line}", style="dim"))
         if humans:
@@ -240,7 +246,7 @@ def play(
                 action = bots[p].act(state)
                 session.apply(p, action.id)
                 board_due = True
-                feed.collect(move_line(state, p, kinds[p], action))
+                feed.collect(move_line(state, p, names[p], action))
                 if stream:
                     feed.flush(console)
                 elif not humans:
@@ -250,7 +256,7 @@ def play(
             feed.flush(console)
             console.print(Rule("Game over"))
             console.print(game.render_text(state, None))
-        console.print(score_table(state, kinds))
+        console.print(score_table(state, names))
         console.print(winner_line(state))
         if save is not None:
             save_record(console, save, game, state, seed, opts, kinds)

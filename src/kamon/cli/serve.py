@@ -58,17 +58,30 @@ def serve(
     trusted_proxy: Annotated[list[str] | None, typer.Option(
         help="the address (or network) of a reverse proxy in front: its X-Forwarded-For "
              "names the client (repeat for several; none: the header is ignored)")] = None,
+    agent: Annotated[list[str] | None, typer.Option(
+        "--agent", metavar="NAME=SPEC",
+        help="a bot seat kind NAME that players may choose, played by a plug-in "
+             "agent (module:Name, path/to/file.py:Name, policy.zip, model.pt; "
+             "docs/agents.md), loaded now and built in the bot workers, so it must be "
+             "importable or readable there (repeat for several; every server process of a "
+             "database needs the same ones)")] = None,
 ) -> None:
     """Run the web app: play in the browser, invite friends by link, games stored in --db."""
     console = make_console()
     with friendly_errors():
         from kamon.server.app import create_app
         from kamon.server.process import serve as run_server
+        from kamon.server.service import plugin_kinds
 
         proxies = trusted(trusted_proxy or [])
+        kinds = plugin_kinds(agent or [])  # every spec loaded and checked before serving
+        for kind in kinds.values():
+            console.print(Text(f"bot seat kind {kind.name!r}: {kind.label} ({kind.spec}), "
+                               f"plays {', '.join(kind.games)}", style="dim"))
         try:
             web = create_app(db, bot_workers=bot_workers, bot_delay=bot_delay,
-                             max_body=max_body, rate=rate_limit, burst=rate_burst)
+                             max_body=max_body, rate=rate_limit, burst=rate_burst,
+                             agents=kinds)
         except Exception as exc:  # an unreachable database, a bad URL, an unwritable file
             raise KamonError(f"cannot open the database {db!r}: {exc}") from None
         shown = db if "://" not in db else make_url(db).render_as_string(hide_password=True)

@@ -24,7 +24,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from kamon.agents import AGENTS
+from kamon.agents import AGENTS, agent_spec
+from kamon.agents.plugin import FORMS, looks_like_plugin
 from kamon.core.errors import KamonError
 from kamon.core.overlay import load_overlay_file
 from kamon.core.protocol import Action, Game, State
@@ -79,15 +80,37 @@ def effective_options(state: State, options: Mapping[str, Any]) -> dict[str, Any
 
 
 def parse_seats(text: str) -> list[str]:
-    """Seat kinds from 'human,random,...'; KamonError naming the known kinds."""
-    seats = [s.strip().lower() for s in text.split(",") if s.strip()]
+    """Seat kinds from 'human,random,mymod:MyAgent,...' (names in lower case, plug-in
+    specs as given); KamonError naming the known kinds. Whether a plug-in loads is
+    checked when it is built (`check_agents`)."""
+    seats = [s.strip() for s in text.split(",") if s.strip()]
     if not seats:
         raise KamonError("--seats needs at least one seat, e.g. --seats human,random")
     known = [HUMAN, *sorted(AGENTS)]
+    out = []
     for s in seats:
-        if s not in known:
-            raise KamonError(f"unknown seat kind {s!r}; use one of: {', '.join(known)}")
-    return seats
+        if s.lower() in known:
+            out.append(s.lower())
+        elif looks_like_plugin(s):
+            out.append(s)
+        else:
+            raise KamonError(f"unknown seat kind {s!r}; use one of: {', '.join(known)}; or a "
+                             f"plug-in agent: {FORMS}")
+    return out
+
+
+def parse_agents(text: str) -> list[str]:
+    """Agents from 'greedy,random,mymod:MyAgent' (registry names in lower case, plug-in
+    specs as given; a spec holds no comma)."""
+    return [agent_spec(a) for a in text.split(",") if a.strip()]
+
+
+def check_agents(specs: Sequence[str], game: Game) -> dict[str, str]:
+    """Build every agent once, plug-ins fitted to the game, before any game starts (a
+    KamonError for the first that fails); the name each goes by in tables."""
+    from kamon.agents.plugin import agent_labels
+
+    return agent_labels([s for s in specs if s != HUMAN], game.name)
 
 
 OVERLAY_ENV = "KAMON_DATA_OVERLAY"

@@ -12,7 +12,6 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from kamon.agents import make_agent
 from kamon.cli.app import (
     BackendOpt,
     DifficultyOpt,
@@ -29,9 +28,11 @@ from kamon.cli.app import (
 from kamon.cli.shared import (
     CATEGORY_LABELS,
     build_options,
+    check_agents,
     effective_options,
     games_progress,
     new_game,
+    parse_agents,
     seat_text,
 )
 from kamon.core.errors import KamonError
@@ -95,7 +96,10 @@ def simulate(
     games: Annotated[int, typer.Option(help="number of games")] = 100,
     seed: Annotated[int, typer.Option(help="seed of the first game (game i uses seed+i)")] = 0,
     agents: Annotated[str | None, typer.Option(
-        help="comma-separated agent per seat, or one name for all (default: random)")] = None,
+        help="comma-separated agent per seat, or one for all (default: random): a level, an "
+             "agent, or a plug-in (module:Name, path/to/file.py:Name, policy.zip, model.pt; "
+             "docs/agents.md), which must be importable or readable where the games run "
+             "(every worker, every Ray node)")] = None,
     jobs: Annotated[int | None, typer.Option(
         help="worker processes (local; default 1), or CPUs of a local Ray (default: every "
              "core)")] = None,
@@ -130,13 +134,12 @@ def simulate(
         if out is not None and out.suffix.lower() not in (".parquet", ".csv", ".jsonl"):
             raise KamonError(f"--out {out}: write .parquet or .csv (results, one row per game "
                              "and seat) or .jsonl (game records)")
-        names = [a.strip().lower() for a in (agents or "random").split(",") if a.strip()]
+        names = parse_agents(agents or "random")
         if len(names) == 1:
             names = names * players
         if len(names) != players:
             raise KamonError(f"--agents names {len(names)} agents for {players} players")
-        for name in set(names):
-            make_agent(name, 0)  # fail early on unknown names
+        labels = check_agents(names, game)  # unknown names, plug-ins that do not load or fit
         opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
                              variant)
         probe = new_game(game, players, seed, opts)  # fails early on bad options
@@ -168,7 +171,7 @@ def simulate(
                 fail(f"interrupted: the finished batches are kept in {parts_dir(out)}; run the "
                      "same command again to resume")
             fail("interrupted")
-        for item in sim_summary(probe, names, outcome.table, outcome.elapsed, outcome.played,
+        for item in sim_summary(probe, [labels[n] for n in names], outcome.table, outcome.elapsed, outcome.played,
                                 label):
             console.print(item)
         if out is None:

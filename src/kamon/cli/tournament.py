@@ -9,7 +9,6 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from kamon.agents import make_agent
 from kamon.cli.app import (
     BackendOpt,
     DifficultyOpt,
@@ -24,8 +23,10 @@ from kamon.cli.app import (
 )
 from kamon.cli.shared import (
     build_options,
+    check_agents,
     games_progress,
     new_game,
+    parse_agents,
 )
 from kamon.core.errors import KamonError
 from kamon.games import get_game
@@ -69,8 +70,10 @@ def tournament_tables(result: TournamentResult) -> list[Any]:
 def tournament(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play")],
     agents: Annotated[str, typer.Option(
-        help="comma-separated agents or levels; seats rotate between games")
-                      ] = "hard,normal,easy,random",
+        help="comma-separated agents or levels, or plug-ins (module:Name, "
+             "path/to/file.py:Name, policy.zip, model.pt; docs/agents.md: a plug-in must be "
+             "importable or readable where the games run, every worker and Ray node); seats "
+             "rotate between games")] = "hard,normal,easy,random",
     games: Annotated[int, typer.Option(help="number of games")] = 8,
     players: Annotated[int | None, typer.Option(
         help="seats per game (default: one per agent, within the game's player counts)")
@@ -98,9 +101,8 @@ def tournament(
         game = get_game(game_name)
         backend = check_backend(backend, ray_address)
         jobs = default_jobs(backend, jobs)
-        names = [a.strip().lower() for a in agents.split(",") if a.strip()]
-        for name in set(names):
-            make_agent(name, 0)  # fail early on unknown names
+        names = parse_agents(agents)
+        check_agents(names, game)  # unknown names, plug-ins that do not load or fit the game
         opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
                              variant)
         seats = players if players is not None else min(max(len(names), game.min_players),

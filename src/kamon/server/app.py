@@ -13,7 +13,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from kamon.server import open_games, rematch, replays
 from kamon.server.errors import ServiceError, failure, http_refusal
 from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, RateLimiter, parse_json
 from kamon.server.live import LiveGames
-from kamon.server.service import GAME_ID
+from kamon.server.service import GAME_ID, PluginKind
 from kamon.server.sockets import GameSocket
 from kamon.server.views import encode
 
@@ -110,12 +110,15 @@ def _docs_page(openapi_url: str) -> tuple[str, str]:
 
 def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                bot_delay: float = 0.6, max_body: int = MAX_BODY, rate: float = RATE,
-               burst: float | None = None) -> Guard:
+               burst: float | None = None,
+               agents: Mapping[str, PluginKind] | None = None) -> Guard:
     """The web app over the database `db` (a path or URL): an ASGI app whose
     `.state.live` holds the live games. `rate` writes per second per client (0: no
-    limit), after bursts of `burst` (default three seconds' worth)."""
+    limit), after bursts of `burst` (default three seconds' worth). `agents`: plug-in
+    seat kinds (`kamon serve --agent`, `service.plugin_kinds`)."""
     workers = min(2, os.cpu_count() or 1) if bot_workers is None else bot_workers
     live = LiveGames(db, workers, bot_delay)
+    live.service.add_agents(agents or {})
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

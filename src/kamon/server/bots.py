@@ -2,6 +2,12 @@
 this process's set, and across processes the game's claim), the decision a worker
 process computes, its seed, and the workers' tie to the server (they exit when it is
 gone, even after kill -9). Each move goes through the versioned append.
+
+A plug-in bot (`kamon serve --agent NAME=SPEC`) is built in the worker from its spec. If
+it chooses an illegal action (or fails), nothing is played: the server logs a warning
+naming the agent, the game, the seat and the decision, and the game waits at that
+decision, unchanged, readable and served as before (docs/agents.md); that decision is
+not asked again until the server restarts.
 """
 
 from __future__ import annotations
@@ -10,18 +16,20 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from kamon.agents import Agent, MCTSAgent, agent_seed, make_agent
+from kamon.core.errors import KamonError
 from kamon.core.pool import tied_pool
 from kamon.games import get_game
 from kamon.server import faults
 from kamon.server.errors import ServiceError
 from kamon.server.notify import Claims
-from kamon.server.service import GameService, Loaded
+from kamon.server.service import BOT_KINDS, GameService, Loaded
 from kamon.server.store import MAX_SEED
 
 # The most a search bot with an iteration budget (hard, mcts) thinks about one decision
@@ -30,24 +38,33 @@ from kamon.server.store import MAX_SEED
 BOT_SECONDS = 1.0
 RETRY_CAP = 30.0  # the longest a driver waits before it tries a busy database again
 IDLE_SECONDS = 5.0  # a bot's game unchanged this long, driven by nobody, is taken over
+REFUSED = 1000  # failed plug-in decisions remembered (not asked again, not logged again)
 log = logging.getLogger("kamon.server")
 T = TypeVar("T")
 
 
-def bot_decision(state_json: dict[str, Any], game_name: str, level: str, seed: int) -> int:
-    """A bot's move (its id) in a serialised state; runs in a worker process.
+def bot_decision(state_json: dict[str, Any], game_name: str, level: str, seed: int,
+                 spec: str | None = None) -> int:
+    """A bot's move (its id) in a serialised state; runs in a worker process. `spec`: the
+    plug-in agent of a seat kind from `kamon serve --agent` (built here, in the worker;
+    a plug-in's illegal choice raises IllegalAgentMove).
 
     The agent gets the full state object but, like every kamon agent, decides only
-    from the mover's view and samples of the hidden parts (tests/agents prove it)."""
+    from the mover's view and samples of the hidden parts (tests/agents prove it; a
+    plug-in agent is trusted code the server's operator chose)."""
     faults.before_bot_thinks()
     game = get_game(game_name)
     state = game.from_json(state_json)
-    return server_agent(level, seed).act(state).id
+    return server_agent(level, seed, spec, game.name).act(state).id
 
 
-def server_agent(level: str, seed: int) -> Agent:
+def server_agent(level: str, seed: int, spec: str | None = None,
+                 game: str | None = None) -> Agent:
     """A bot as the server runs it: a search with only an iteration budget also stops
-    after BOT_SECONDS of wall clock; expert keeps its own time budget (EXPERT_SECONDS)."""
+    after BOT_SECONDS of wall clock; expert keeps its own time budget (EXPERT_SECONDS);
+    a plug-in (`spec`) is built as it is, fitted to `game`."""
+    if spec is not None:
+        return make_agent(spec, seed, game=game)
     agent = make_agent(level, seed)
     if isinstance(agent, MCTSAgent) and agent.seconds is None:
         agent.seconds = BOT_SECONDS  # a search never keeps a player waiting longer
@@ -88,6 +105,9 @@ class BotDriver:
         self.delay = delay
         self.pool: Executor | None = None
         self.driving: set[str] = set()
+        # plug-in decisions that failed (an illegal move, an error), by (game, version):
+        # not asked again (nor logged again) until the game changes or the server restarts
+        self.refused: OrderedDict[tuple[str, int], str] = OrderedDict()
 
     def drive(self, game_id: str) -> None:
         """Play the game's bots until a human (or nobody) is to move, unless a driver in
@@ -143,14 +163,24 @@ class BotDriver:
                 bot = self.service.bot_to_move(loaded)
                 if bot is None:
                     return
+                assert bot.level is not None
+                plugin = self.service.agents.get(bot.level)
+                key = (game_id, loaded.version)
+                if key in self.refused:
+                    return  # (this decision failed already: the game waits)
+                if plugin is None and bot.level not in BOT_KINDS:
+                    self._refuse(key, f"seat {bot.seat} of game {game_id} is a {bot.level!r} "
+                                      "bot, a kind this server was not told about (start "
+                                      f"it with --agent {bot.level}=SPEC); the game waits")
+                    return
                 if self.delay:
                     await asyncio.sleep(self.delay)
-                assert bot.level is not None
                 state_json = await self.read(_state_json, loaded)
                 try:
                     aid = await loop.run_in_executor(
                         self.executor(), bot_decision, state_json, loaded.row.game,
-                        bot.level, bot_seed(loaded, bot.seat))
+                        bot.level, bot_seed(loaded, bot.seat),
+                        None if plugin is None else plugin.spec)
                 except BrokenProcessPool:
                     broken += 1
                     log.error("the bot workers died (game %s); starting new ones", game_id)
@@ -158,6 +188,17 @@ class BotDriver:
                     if broken > 3:
                         return
                     continue
+                except Exception as exc:
+                    if plugin is None:
+                        raise
+                    what = str(exc) if isinstance(exc, KamonError) else \
+                        f"{type(exc).__name__}: {exc}"
+                    self._refuse(key, f"plug-in bot {bot.level!r} ({plugin.spec}) of game "
+                                      f"{game_id}, seat {bot.seat}, made no move at version "
+                                      f"{loaded.version}: {what}; nothing was played, and "
+                                      "the game waits at this decision (fix the agent and "
+                                      "restart the server to let it try again)")
+                    return
                 await self.store_move(game_id, bot.seat, aid, loaded.version)
                 backoff = 1.0
             except ServiceError as exc:
@@ -171,6 +212,15 @@ class BotDriver:
                     continue
                 log.error("bots of game %s stopped: %s", game_id, exc.message)
                 return
+
+    def _refuse(self, key: tuple[str, int], message: str) -> None:
+        """Log a bot decision that failed, once, and remember it (the newest REFUSED)."""
+        if key in self.refused:
+            return
+        self.refused[key] = message
+        while len(self.refused) > REFUSED:
+            self.refused.popitem(last=False)
+        log.warning("%s", message)
 
     def executor(self) -> Executor:
         """The bot pool, started on first use."""

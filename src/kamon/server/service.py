@@ -13,7 +13,7 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +49,7 @@ VARIANT_PLAYERS: dict[str, tuple[int, dict[str, str]]] = {
     "clansman": (2, {"variant": "small-table"}),
 }
 BOT_KINDS = tuple(LEVELS) + tuple(a for a in AGENTS if a not in LEVELS)
+AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # what `kamon serve --agent NAME=` takes
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what a game id can be (any other is a 404)
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a seat token can be (any other is a 403)
 LIVE_CACHE = 1000  # games in play kept rebuilt in memory (least recently used leave first)
@@ -57,6 +58,61 @@ CATCH_UP_MAX = 64  # moves stored elsewhere applied to a cached game (more: a re
 SEED_POLICY = ("a chosen seed is only for a practice game (at most one human seat, not "
                "rated): with the seed a player could know every hidden card and die in "
                "advance, so the server draws the seed of every other game")
+
+
+@dataclass(frozen=True)
+class PluginKind:
+    """A seat kind the server was told about (`kamon serve --agent NAME=SPEC`): a plug-in
+    agent (`kamon.agents.plugin`), its name in tables, and the games it fits."""
+
+    name: str
+    spec: str
+    label: str
+    games: tuple[str, ...]
+
+    def summary(self) -> str:
+        """Its words in the lobby."""
+        only = "" if set(self.games) == set(GAMES) else \
+            " (" + ", ".join(get_game(g).title for g in self.games) + " only)"
+        return f"a plug-in agent, {self.label}{only}"
+
+
+def plugin_kinds(values: Sequence[str]) -> dict[str, PluginKind]:
+    """The seat kinds of `--agent NAME=SPEC` values, every spec loaded (in every game it
+    fits) now: a KamonError for a malformed value, a NAME taken by a built-in kind or
+    given twice, or a spec that loads in no game (with the reasons)."""
+    from kamon.agents.plugin import agent_labels
+
+    kinds: dict[str, PluginKind] = {}
+    for value in values:
+        name, sep, spec = value.partition("=")
+        name, spec = name.strip().lower(), spec.strip()
+        if not sep or not name or not spec:
+            raise KamonError(f"--agent {value!r}: give NAME=SPEC, e.g. --agent "
+                             "mybot=mymodule:MyAgent or --agent ppo=policy.zip")
+        if name == "human" or name in BOT_KINDS:
+            raise KamonError(f"--agent {value!r}: {name!r} is a built-in seat kind (human, "
+                             f"{', '.join(BOT_KINDS)}); choose another NAME")
+        if not AGENT_NAME.fullmatch(name):
+            raise KamonError(f"--agent {value!r}: NAME must be 1-32 lower-case letters, "
+                             "digits, '-' or '_' (it is the seat kind players choose)")
+        if name in kinds:
+            raise KamonError(f"--agent {name!r} is given twice")
+        games: list[str] = []
+        reasons: list[str] = []
+        label = spec
+        for game in GAMES:
+            try:
+                label = agent_labels([spec], game)[spec]
+            except KamonError as exc:
+                if str(exc) not in reasons:
+                    reasons.append(str(exc))
+                continue
+            games.append(game)
+        if not games:
+            raise KamonError(f"--agent {name}={spec}: " + "; ".join(reasons))
+        kinds[name] = PluginKind(name, spec, label, tuple(games))
+    return kinds
 
 
 @dataclass
@@ -194,10 +250,21 @@ def _same_notation(a: str, b: str | None) -> bool:
 class GameService:
     """Hosted games over one store."""
 
-    def __init__(self, store: Store, cache: GameCache | None = None) -> None:
-        """Serve the games of `store`."""
+    def __init__(self, store: Store, cache: GameCache | None = None,
+                 agents: Mapping[str, PluginKind] | None = None) -> None:
+        """Serve the games of `store` (`agents`: the plug-in seat kinds besides the
+        built-in BOT_KINDS, `plugin_kinds`)."""
         self.store = store
         self.cache = cache or GameCache()
+        self.agents: dict[str, PluginKind] = dict(agents or {})
+
+    def add_agents(self, agents: Mapping[str, PluginKind]) -> None:
+        """Offer more plug-in seat kinds (`kamon serve --agent`)."""
+        self.agents.update(agents)
+
+    def bot_kinds(self) -> tuple[str, ...]:
+        """Every bot seat kind a new game may have: the built-in ones, then plug-ins."""
+        return BOT_KINDS + tuple(self.agents)
 
     def _keep(self, loaded: Loaded) -> None:
         """Cache a game once what made it is committed (at once outside a write)."""
@@ -222,6 +289,7 @@ class GameService:
         seats = [{"kind": "human", "summary": "a person, through an invite link"}]
         seats += [{"kind": k, "summary": LEVELS[k].summary} for k in LEVELS]
         seats += [{"kind": "random", "summary": "a uniformly random legal move"}]
+        seats += [{"kind": k, "summary": a.summary()} for k, a in self.agents.items()]
         return {"games": games, "seats": seats, "seed_policy": SEED_POLICY}
 
     # --- create --------------------------------------------------------------------
@@ -252,10 +320,16 @@ class GameService:
         _require(len(seats) == players,
                  f"'seats' names {len(seats)} seat(s) for a {players}-player game")
         kinds = [s.strip().lower() for s in seats]
+        known = self.bot_kinds()
         for k in kinds:
-            _require(k == "human" or k in BOT_KINDS,
+            _require(k == "human" or k in known,
                      f"unknown seat kind {k[:40]!r}; use 'human' or one of "
-                     f"{', '.join(BOT_KINDS)}")
+                     f"{', '.join(known)}")
+            plugin = self.agents.get(k)
+            if plugin is not None and name not in plugin.games:
+                plays = ", ".join(get_game(g).title for g in plugin.games)
+                raise ServiceError(400, f"seat kind {k!r} (a plug-in agent) does not play "
+                                        f"{game.title}: it plays {plays} only")
         options = body.get("options", {})
         _require(isinstance(options, dict), "'options' must be a JSON object")
         allowed = WEB_OPTIONS[name]

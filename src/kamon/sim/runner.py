@@ -3,7 +3,9 @@
 A batch is a contiguous range of seeds; `run_batch` is a top-level function of plain
 data, so a spawned process or a Ray worker can run it. A game's rows depend only on
 the spec (game, players, options, agents) and its seed: the game uses the seed and
-agent p of game s is seeded `agent_seed(s, p)`, as `kamon simulate` always did.
+agent p of game s is seeded `agent_seed(s, p)`, as `kamon simulate` always did. Agents
+travel as names or plug-in specs (strings) and are built where the game runs, so a
+plug-in's module or file must be importable or readable there (docs/agents.md).
 """
 
 from __future__ import annotations
@@ -94,7 +96,8 @@ def play_seed(spec: SimSpec, seed: int) -> tuple[list[dict[str, Any]], dict[str,
     game = get_game(spec.game)
     state = new_state(spec, seed)
     start = state.clone()
-    bots = [make_agent(name, agent_seed(seed, p)) for p, name in enumerate(spec.agents)]
+    bots = [make_agent(name, agent_seed(seed, p), game=spec.game)
+            for p, name in enumerate(spec.agents)]
     decisions = [0] * len(bots)
     total = 0
     while not state.is_over():

@@ -11,6 +11,11 @@ Statistics: per agent and per seat, the win rate with a Wilson 95% score interva
 (a shared victory counts 1/k to each of the k winners), the mean score and the mean
 seconds per decision; ratings with openskill's Plackett-Luce model, the games taken
 in order (a clan without an agent, the solo rival, is rated as a participant too).
+
+Agents are names or plug-in specs (`kamon.agents.plugin`): strings, built in the process
+that plays the game (a plug-in's module or file must be importable or readable there),
+every one built and fitted to the game once before any game starts. Results name a
+plug-in by its own `name` (or by its spec where that name is taken).
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kamon.agents import agent_seed, make_agent
+from kamon.agents import agent_seed, agent_spec, make_agent
+from kamon.agents.plugin import agent_labels
 from kamon.core.errors import KamonError
 from kamon.games import get_game
 from kamon.sim.backends import Backend, LocalBackend, check_backend, open_backend
@@ -103,7 +109,7 @@ def play_game(job: TournamentGame) -> GameResult:
     """Play one tournament game (top-level, so spawned worker processes can run it)."""
     game = get_game(job.game)
     state = game.new_game(job.players, job.seed, **job.options)
-    bots = [make_agent(name, agent_seed(job.seed * 7919 + job.rotation, p))
+    bots = [make_agent(name, agent_seed(job.seed * 7919 + job.rotation, p), game=job.game)
             for p, name in enumerate(job.lineup)]
     decisions = [0] * job.players
     seconds = [0.0] * job.players
@@ -323,19 +329,20 @@ def run_tournament(game: str, agents: Sequence[str], games: int, players: int | 
     if isinstance(backend, str):
         check_backend(backend, ray_address)
     g = get_game(game)
-    names = [a.strip().lower() for a in agents if a.strip()]
-    for name in set(names):
-        make_agent(name, 0)  # unknown names fail before any game starts
+    names = [agent_spec(a) for a in agents if a.strip()]
+    labels = agent_labels(names, g.name)  # unknown names, plug-ins that do not load or fit
     if players is None:
         players = min(max(len(names), g.min_players), g.max_players)
     if games < 1:
         raise KamonError("a tournament needs at least one game")
     todo = schedule(g.name, names, games, players, seed, options)
-    result = TournamentResult(g.name, players, names)
+    result = TournamentResult(g.name, players, [labels[n] for n in names])
     done: list[GameResult] = []
     with _opened(backend, jobs, ray_address) as where:
         start = time.perf_counter()  # Ray's start-up not counted
         for res in run_games(todo, jobs, where):
+            res.agents = [labels.get(a, a) if q < players else a
+                          for q, a in enumerate(res.agents)]
             done.append(res)
             if progress is not None:
                 progress(res)
