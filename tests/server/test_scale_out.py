@@ -327,7 +327,9 @@ def test_a_games_bots_are_claimed_by_one_process_until_its_connection_ends(
         postgres_url: str) -> None:
     """Claims (advisory locks): while one process holds a game, another's claim of it
     fails (so its bots are driven once); released, or the holder's connection gone (a
-    killed process), the other's succeeds."""
+    killed process), the other's succeeds (PostgreSQL frees a closed connection's locks when
+    its backend has exited, a moment after the close: the claim is retried for up to 5 s,
+    as the bot sweep retries every 2 s)."""
     from kamon.server.notify import Claims
 
     stores = [Store(postgres_url), Store(postgres_url)]
@@ -338,6 +340,9 @@ def test_a_games_bots_are_claimed_by_one_process_until_its_connection_ends(
         first.release("g1")
         assert second.claim("g1")
         second.close()  # as when its process dies: the connection goes, its locks too
+        deadline = time.monotonic() + 5.0
+        while not first.claim("g1") and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert first.claim("g1") and first.claim("g2")
     finally:
         first.close()
