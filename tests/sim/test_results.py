@@ -139,7 +139,8 @@ def test_csv_and_parquet_hold_the_same_table(tmp_path: Path, wc_table: pa.Table)
     out = tmp_path / "r.csv"
     res = CliRunner(env=ENV).invoke(app, ["simulate", "white-castle", "--games", "12",
                                           "--seed", "30", "--agents",
-                                          "random,greedy,random,random", "--out", str(out)])
+                                          "random,greedy,random,random", "--fixed-seats",
+                                          "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert "48 result rows of 12 games" in res.output
     assert read_results(out).equals(wc_table, check_metadata=True)

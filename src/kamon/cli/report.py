@@ -32,4 +32,11 @@ def report(
                            f"({a.rows:,} seat results) of {a.game}", style="bold"))
         for chart in a.charts:
             console.print(Text.assemble((f"  {chart.title}: ", "bold"), chart.reading))
+        from kamon.sim.report import METRICS_TITLE, SKILL_TITLE, metrics_reading
+
+        reading = metrics_reading(a)
+        if reading:
+            console.print(Text.assemble((f"  {METRICS_TITLE}: ", "bold"), reading))
+        if a.skill is not None:
+            console.print(Text.assemble((f"  {SKILL_TITLE}: ", "bold"), a.skill.reading))
         console.print(Text(f"Report: {done.html}  ·  summary: {done.markdown}", style="green"))

@@ -50,8 +50,11 @@ def column(table: pa.Table, name: str) -> np.ndarray:
 
 
 def sim_summary(state: State, agents: Sequence[str], table: pa.Table, elapsed: float,
-                played: int, where: str) -> list[Any]:
-    """The tables and the closing line of a simulation, from its result rows."""
+                played: int, where: str, rotated: bool = False,
+                labels: dict[str, str] | None = None) -> list[Any]:
+    """The tables and the closing line of a simulation, from its result rows (`played`:
+    games; `rotated`: the seats changed hands between games, so a seat has no one agent
+    and a table by agent follows the one by seat; `labels`: agents' names by spec)."""
     from kamon.sim.results import SCORE_PREFIX, categories_of
 
     seats = column(table, "seat")
@@ -67,9 +70,13 @@ def sim_summary(state: State, agents: Sequence[str], table: pa.Table, elapsed: f
         mine = seats == p + 1
         won = int(wins[mine].sum())
         mean = float(totals[mine].mean()) if mine.any() else 0.0
-        who = agents[p] if p < len(agents) else "solo rival"
+        who = ("solo rival" if p >= len(agents) else "each in turn" if rotated
+               else agents[p])
         seats_tb.add_row(seat_text(state, p), who, str(won),
                          f"{100 * won / n:.1f}" if n else "-", f"{mean:.1f}")
+    tables: list[Any] = [seats_tb]
+    if rotated:
+        tables.append(agent_table(table, labels or {}))
     cat_tb = Table(title="Score categories (every seat of every game)", title_justify="left")
     for col in ("Category", "Mean", "Min", "Max"):
         cat_tb.add_column(col, justify="left" if col == "Category" else "right")
@@ -86,15 +93,43 @@ def sim_summary(state: State, agents: Sequence[str], table: pa.Table, elapsed: f
     rate = played / elapsed if elapsed > 0 else float("inf")
     closing = Text(f"{played} games in {elapsed:.2f} s on {where}: {rate:.1f} games/sec; "
                    f"mean {decisions:.1f} decisions per game")
-    return [seats_tb, cat_tb, closing]
+    return [*tables, cat_tb, closing]
+
+
+def agent_table(table: pa.Table, labels: dict[str, str]) -> Table:
+    """Wins by agent: seat results, wins (shared victories split), win % and mean total
+    (`labels`: how to show an agent the rows name by its spec, e.g. a plug-in's name)."""
+    from kamon.sim.results import SCORE_PREFIX
+
+    who = column(table, "agent")
+    share = column(table, "win_share")
+    totals = column(table, SCORE_PREFIX + "total")
+    out = Table(title="Wins by agent (every seat it held)", title_justify="left")
+    for col in ("Agent", "Seat results", "Wins", "Win %", "Mean total"):
+        out.add_column(col, justify="left" if col == "Agent" else "right")
+    for name in dict.fromkeys(who.tolist()):
+        mine = who == name
+        k = int(mine.sum())
+        won = float(share[mine].sum())
+        out.add_row(labels.get(str(name), str(name)), str(k), f"{won:g}", f"{100 * won / k:.1f}",
+                    f"{float(totals[mine].mean()):.1f}")
+    return out
 
 
 @app.command()
 def simulate(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to simulate")],
     players: Annotated[int, typer.Option(help="number of players")] = 4,
-    games: Annotated[int, typer.Option(help="number of games")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the first game (game i uses seed+i)")] = 0,
+    games: Annotated[int, typer.Option(
+        help="number of deals (seeds): with mixed agents each deal is played once from "
+             "every rotation of the seats, so GAMES x rotations games (4 for a,b,c,d or "
+             "a,b,b,b; 2 for a,b,a,b); with one agent or --fixed-seats, GAMES games")] = 100,
+    fixed_seats: Annotated[bool, typer.Option(
+        "--fixed-seats", help="keep every agent in its seat (one game per seed): a seat's "
+                              "advantage then shows in its agent's figures")] = False,
+    seed: Annotated[int, typer.Option(
+        help="seed of the first deal (deal i uses seed+i; with rotated seats it is played "
+             "once from each rotation)")] = 0,
     agents: Annotated[str | None, typer.Option(
         help="comma-separated agent per seat, or one for all (default: random): a level, an "
              "agent, or a plug-in (module:Name, path/to/file.py:Name, policy.zip, model.pt; "
@@ -145,14 +180,25 @@ def simulate(
         probe = new_game(game, players, seed, opts)  # fails early on bad options
         used = effective_options(probe, opts)
         records = out is not None and out.suffix.lower() == ".jsonl"
-        spec = SimSpec(game.name, players, tuple(names), used, records=records)
-        console.print(Text(f"Simulating {games} games of {game.title}: {players} players "
-                           f"({', '.join(names)}), seeds {seed}-{seed + games - 1}", style="bold"))
+        spec = SimSpec(game.name, players, tuple(names), used, records=records,
+                       rotate=not fixed_seats)
+        turns = spec.rotations
+        total = games * turns
+        if turns > 1:
+            console.print(Text(f"Simulating {total} games of {game.title}: {games} deals "
+                               f"(seeds {seed}-{seed + games - 1}) x {turns} rotations of the "
+                               f"seats, {players} players ({', '.join(names)} in rotation 0)",
+                               style="bold"))
+        else:
+            console.print(Text(f"Simulating {games} games of {game.title}: {players} players "
+                               f"({', '.join(names)}), seeds {seed}-{seed + games - 1}",
+                               style="bold"))
         for line in game.describe_options(used):
             console.print(Text(f"  · {line}", style="dim"))
         plan = plan_run(spec, seed, games, out)  # refuses a foreign --out before any work
+        unit = "deals" if turns > 1 else "games"
         if plan.resumed:
-            console.print(Text(f"Resuming: {plan.resumed} of the {games} games are already in "
+            console.print(Text(f"Resuming: {plan.resumed} of the {games} {unit} are already in "
                                f"{out}; playing the other {len(plan.missing)}", style="yellow"))
         if backend == "ray" and plan.missing:
             console.print(Text("Connecting to Ray..." if ray_address else
@@ -161,8 +207,9 @@ def simulate(
             with open_backend(backend if plan.missing else "local", jobs,
                               ray_address if plan.missing else None) as where, \
                     games_progress(console) as bar:
-                task = bar.add_task(f"games ({where.label})", total=games,
-                                    completed=plan.resumed, skipped=plan.resumed)
+                task = bar.add_task(f"games ({where.label})", total=total,
+                                    completed=plan.resumed * turns,
+                                    skipped=plan.resumed * turns)
                 outcome = run_plan(plan, where, batch_size,
                                    progress=lambda k: bar.advance(task, k))
                 label = where.label
@@ -171,8 +218,9 @@ def simulate(
                 fail(f"interrupted: the finished batches are kept in {parts_dir(out)}; run the "
                      "same command again to resume")
             fail("interrupted")
-        for item in sim_summary(probe, [labels[n] for n in names], outcome.table, outcome.elapsed, outcome.played,
-                                label):
+        for item in sim_summary(probe, [labels[n] for n in names], outcome.table,
+                                outcome.elapsed, outcome.played * turns, label, turns > 1,
+                                labels):
             console.print(item)
         if out is None:
             return
@@ -180,6 +228,8 @@ def simulate(
             console.print(Text(f"{outcome.records_written} records written to {out} "
                                f"(replay one with: kamon replay {out} --index 1)", style="green"))
         else:
-            console.print(Text(f"{outcome.table.num_rows} result rows of {games} games in {out} "
-                               f"({outcome.played} played now, {outcome.resumed} already "
-                               f"there); report: kamon report {out}", style="green"))
+            what = f"{total} games ({games} deals x {turns} rotations)" if turns > 1 \
+                else f"{games} games"
+            console.print(Text(f"{outcome.table.num_rows} result rows of {what} in {out} "
+                               f"({outcome.played}{' deals' if turns > 1 else ''} played now, "
+                               f"{outcome.resumed} already there); report: kamon report {out}", style="green"))

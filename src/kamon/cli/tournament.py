@@ -87,6 +87,10 @@ def tournament(
     ray_address: RayAddressOpt = None,
     csv: Annotated[Path | None, typer.Option(
         help="write one row per player of every game (CSV with a header)")] = None,
+    out: Annotated[Path | None, typer.Option(
+        help="results.parquet or .csv: the results data of kamon simulate (one row per game "
+             "and clan, with the deal's seed, the rotation and the agent in each seat), for "
+             "kamon report")] = None,
     first_game: FirstGameOpt = False,
     expert: ExpertOpt = False,
     emperor_side: EmperorSideOpt = None,
@@ -101,6 +105,9 @@ def tournament(
         game = get_game(game_name)
         backend = check_backend(backend, ray_address)
         jobs = default_jobs(backend, jobs)
+        if out is not None and out.suffix.lower() not in (".parquet", ".csv"):
+            raise KamonError(f"--out {out}: write .parquet or .csv (results, one row per game "
+                             "and clan)")
         names = parse_agents(agents)
         check_agents(names, game)  # unknown names, plug-ins that do not load or fit the game
         opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
@@ -117,7 +124,8 @@ def tournament(
                 games_progress(console) as bar:
             task = bar.add_task(f"games ({where.label})", total=games)
             result = run_tournament(game.name, names, games, seats, seed, jobs, opts,
-                                    backend=where, progress=lambda _res: bar.advance(task))
+                                    backend=where, progress=lambda _res: bar.advance(task),
+                                    rows=out is not None)
         for item in tournament_tables(result):
             console.print(item)
         if csv is not None:
@@ -126,3 +134,10 @@ def tournament(
             except OSError as exc:
                 raise KamonError(f"cannot write {csv}: {exc.strerror}") from None
             console.print(Text(f"{rows} rows written to {csv}", style="green"))
+        if out is not None:
+            try:
+                rows = result.write_results(out)
+            except OSError as exc:
+                raise KamonError(f"cannot write {out}: {exc.strerror}") from None
+            console.print(Text(f"{rows} result rows of {len(result.results)} games written to "
+                               f"{out}; report: kamon report {out}", style="green"))

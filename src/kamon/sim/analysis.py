@@ -18,7 +18,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from kamon.sim.features import features_of
+from kamon.sim.metrics import Metric, game_metrics, margin_histogram
 from kamon.sim.results import SCORE_PREFIX, categories_of, metadata_of
+from kamon.sim.skill import SkillMatrix, game_numbers, skill_matrix
 from kamon.sim.tournament import wilson
 
 
@@ -299,12 +301,17 @@ class Analysis:
     first_seed: int
     last_seed: int
     charts: list[Chart]
+    metrics: dict[str, Metric] = field(default_factory=dict)  # game-level (sim.metrics)
+    margins: dict[int, int] = field(default_factory=dict)  # games by winning margin
+    seating: str = "fixed"  # "fixed", "rotated" (each deal from every rotation), "tournament"
+    skill: SkillMatrix | None = None  # head to head and ratings, with several agents
 
 
 def analyse(table: pa.Table) -> Analysis:
     """Every chart of the report for one results table."""
     meta = metadata_of(table.schema)
     game = str(meta["game"])
+    dealt, table = table, game_numbers(table)  # charts count games: (seed, rotation) pairs
     games = int(pc.count_distinct(table["seed"]).as_py())
     clans = int(pc.max(table["seat"]).as_py()) if table.num_rows else 0
     charts: list[Chart | None] = [
@@ -315,7 +322,9 @@ def analyse(table: pa.Table) -> Analysis:
     ]
     for spec in features_of(game).report:
         charts.append(grouping_chart(table, spec, clans))
-    seeds = table["seed"]
+    seeds = dealt["seed"]
     return Analysis(game, int(meta["players"]), dict(meta["options"]), list(meta["agents"]),
                     games, table.num_rows, int(pc.min(seeds).as_py()),
-                    int(pc.max(seeds).as_py()), [c for c in charts if c is not None])
+                    int(pc.max(seeds).as_py()), [c for c in charts if c is not None],
+                    metrics=game_metrics(dealt), margins=margin_histogram(dealt),
+                    seating=str(meta.get("seats", "fixed")), skill=skill_matrix(dealt))

@@ -4,14 +4,31 @@ Columns (every row):
   game, players, options (canonical JSON), seed, seat (1.., the solo rival after the
   seats), colour, agent (the solo rival is `<clan> (rival)`), placement (1 = best; the
   winner first, then by score), winner, win_share (1/k for one of k shared winners),
-  decisions (this clan's), game_decisions (everyone's), one `score_<category>` per
-  score category of the game (`score_total` last), then the game's own feature columns
+  decisions (this clan's), game_decisions (everyone's), the game-level columns (the same
+  on each of a game's rows, nullable: see below), one `score_<category>` per score
+  category of the game (`score_total` last), then the game's own feature columns
   (`kamon.games.<game>.features`, e.g. the starting pair in The White Castle).
 
-A file holds the results of one *run key* (game, players, options, agents per seat),
-sorted by seed and seat, each seed once; the key is stored in the Parquet schema
-metadata (`kamon`) and recovered from the rows of a CSV file. The rows of a seed depend
-on the key and the seed only, so the same seeds give byte-identical files whatever
+Game-level columns (format version 2; `kamon.sim.metrics` reads them):
+  game_branching: the mean number of legal actions per decision over the whole game;
+  round_leaders: who led by score total (`scores()`) after each round, as seat numbers:
+  rounds split by `|`, tied leaders by `,` ("1|2,3|1": seat 1 after round 1, seats 2
+  and 3 tied after round 2, seat 1 after round 3, the last entry at the game's end).
+Version 1 files (without them) are still read: their games report those metrics as
+unavailable. Adding games to a version 1 file makes it version 2, its old games keeping
+nulls there (they were played by a kamon that did not record them).
+
+Seating columns (after the core ones): seating (`fixed`: every game of a seed with the
+agents of the run key in their seats; `rotated`: every seed, a deal, played once from
+each rotation of the seats, `kamon simulate` with mixed agents; `tournament`: the games
+of `kamon tournament --out`) and rotation (0 with fixed seats; r: seat j plays the
+key's agent (j + r) mod players, or for a tournament its `lineup`). A game is a
+(seed, rotation) pair. Files written before these columns read as fixed, rotation 0.
+
+A file holds the results of one *run key* (game, players, options, agents per seat in
+rotation 0, seating), sorted by seed, rotation and seat, each game once; the key is
+stored in the Parquet schema metadata (`kamon`) and recovered from the rows of a CSV
+file. The rows of a seed depend on the key and the seed only, so the same seeds give byte-identical files whatever
 backend or number of workers produced them.
 """
 
@@ -36,7 +53,8 @@ from kamon.games import ALIASES, GAMES
 from kamon.sim.features import features_of
 
 FORMAT = "kamon-results"
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)  # format versions this kamon reads (1: without GAME_COLUMNS)
 META_KEY = b"kamon"
 SCORE_PREFIX = "score_"
 SUFFIXES = (".parquet", ".csv")
@@ -55,6 +73,15 @@ CORE: tuple[tuple[str, pa.DataType], ...] = (
     ("decisions", pa.int32()),
     ("game_decisions", pa.int32()),
 )
+GAME_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (  # version 2; null when unknown
+    ("game_branching", pa.float64()),
+    ("round_leaders", pa.string()),
+)
+SEATING_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (  # after CORE, every version
+    ("seating", pa.string()),
+    ("rotation", pa.int32()),
+)
+SEATINGS = ("fixed", "rotated", "tournament")
 KIND_TYPES = {"str": pa.string(), "int": pa.int32()}
 
 
@@ -75,23 +102,28 @@ class RunKey:
     players: int
     options: str
     agents: tuple[str, ...]
+    seats: str = "fixed"  # "fixed", "rotated" or "tournament" (the `seating` column)
 
     def describe(self) -> str:
-        """'white-castle, 4 players, agents random,random,random,random, options {}'."""
+        """'white-castle, 4 players, agents random,random,random,random, options {}, seats
+        fixed'."""
         return (f"{self.game}, {self.players} players, agents {','.join(self.agents)}, "
-                f"options {self.options}")
+                f"options {self.options}, seats {self.seats}")
 
 
-def schema_for(key: RunKey, categories: Sequence[str]) -> pa.Schema:
-    """The results schema of a run: core columns, score categories, the game's features,
-    with the run key in the metadata."""
+def schema_for(key: RunKey, categories: Sequence[str], version: int = VERSION) -> pa.Schema:
+    """The results schema of a run: core columns, game-level columns (from version 2),
+    score categories, the game's features, with the run key in the metadata."""
     feats = features_of(key.game).columns
     fields = [pa.field(n, t, nullable=False) for n, t in CORE]
+    fields += [pa.field(n, t, nullable=False) for n, t in SEATING_COLUMNS]
+    if version >= 2:
+        fields += [pa.field(n, t, nullable=True) for n, t in GAME_COLUMNS]
     fields += [pa.field(SCORE_PREFIX + c, pa.int32(), nullable=False) for c in categories]
     fields += [pa.field(n, KIND_TYPES[k], nullable=False) for n, k in feats.items()]
-    meta = {"format": FORMAT, "version": VERSION, "game": key.game, "players": key.players,
+    meta = {"format": FORMAT, "version": version, "game": key.game, "players": key.players,
             "options": json.loads(key.options), "agents": list(key.agents),
-            "score_categories": list(categories), "features": list(feats)}
+            "seats": key.seats, "score_categories": list(categories), "features": list(feats)}
     return pa.schema(fields, metadata={META_KEY: json.dumps(meta, sort_keys=True).encode()})
 
 
@@ -99,7 +131,7 @@ def key_of(table: pa.Table) -> RunKey:
     """The run key of a results table (from its metadata)."""
     meta = metadata_of(table.schema)
     return RunKey(str(meta["game"]), int(meta["players"]), canonical_options(meta["options"]),
-                  tuple(str(a) for a in meta["agents"]))
+                  tuple(str(a) for a in meta["agents"]), str(meta.get("seats", "fixed")))
 
 
 def metadata_of(schema: pa.Schema) -> dict[str, Any]:
@@ -113,9 +145,9 @@ def metadata_of(schema: pa.Schema) -> dict[str, Any]:
         raise NotResults(f"unreadable kamon metadata ({exc})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise NotResults("its metadata is not kamon results")
-    if meta.get("version") != VERSION:
+    if meta.get("version") not in READABLE:
         raise NotResults(f"results format version {meta.get('version')} (this kamon reads "
-                         f"version {VERSION})")
+                         f"versions {', '.join(map(str, READABLE))})")
     return meta
 
 
@@ -148,6 +180,7 @@ def read_results(path: Path) -> pa.Table:
         if suffix == ".parquet":
             metadata_of(table.schema)
             _check_columns(table.schema, path)
+            table = with_seating(table)
     except NotResults as exc:
         raise NotResults(f"{path} is not kamon simulation results: {exc}") from None
     except (pa.ArrowException, OSError) as exc:
@@ -163,6 +196,9 @@ def _check_columns(schema: pa.Schema, path: Path) -> None:
             raise NotResults(f"no column {name!r}")
         if schema.field(name).type != typ:
             raise NotResults(f"column {name!r} is {schema.field(name).type}, not {typ}")
+    for name, typ in GAME_COLUMNS:
+        if name in schema.names and schema.field(name).type != typ:
+            raise NotResults(f"column {name!r} is {schema.field(name).type}, not {typ}")
     if SCORE_PREFIX + "total" not in schema.names:
         raise NotResults("no column 'score_total'")
 
@@ -176,12 +212,13 @@ def _read_csv(path: Path) -> pa.Table:
     missing = [n for n, _ in CORE if n not in header]
     if missing:
         raise NotResults(f"its header lacks the column(s) {', '.join(missing)}")
-    types: dict[str, pa.DataType] = dict(CORE)
+    types: dict[str, pa.DataType] = dict(CORE) | dict(SEATING_COLUMNS)
     feats: dict[str, str] = {}
     if first_row is not None and len(first_row) == len(header):
         game = first_row[header.index("game")]
         if ALIASES.get(game, game) in GAMES:
             feats = dict(features_of(game).columns)
+    types.update((n, t) for n, t in GAME_COLUMNS if n in header)
     for name in header:
         if name.startswith(SCORE_PREFIX):
             types[name] = pa.int32()
@@ -199,37 +236,74 @@ def _read_csv(path: Path) -> pa.Table:
         raise NotResults("it mixes several games, player counts or options")
     if ALIASES.get(str(games[0]), str(games[0])) not in GAMES:
         raise NotResults(f"its game {games[0]!r} is not one kamon knows")
-    first = table.filter(pc.equal(table["seed"], table["seed"][0]))
+    table = with_seating(table)
+    seats = str(table["seating"][0])
+    if seats not in SEATINGS:
+        raise NotResults(f"its seating {seats!r} is not one of {', '.join(SEATINGS)}")
+    first = table.filter(pc.and_(pc.equal(table["seed"], table["seed"][0]),
+                                 pc.equal(table["rotation"], table["rotation"][0])))
     agents = [a for s, a in zip(first["seat"].to_pylist(), first["agent"].to_pylist(),
                                 strict=True) if s <= players[0]]
     try:
         opts = json.loads(options[0])
     except json.JSONDecodeError:
         raise NotResults("its options column is not JSON") from None
-    key = RunKey(str(games[0]), int(players[0]), canonical_options(opts), tuple(agents))
-    schema = schema_for(key, categories_of(table.schema))
+    key = RunKey(str(games[0]), int(players[0]), canonical_options(opts), tuple(agents), seats)
+    version = VERSION if all(n in header for n, _ in GAME_COLUMNS) else 1
+    schema = schema_for(key, categories_of(table.schema), version)
     if schema.names != table.schema.names:
         raise NotResults("its columns are not those of kamon results for "
                          f"{key.game} (expected {', '.join(schema.names)})")
     return table.cast(schema)
 
 
+def with_seating(table: pa.Table) -> pa.Table:
+    """A table with the seating columns: those of a file written before them are added
+    (`fixed`, rotation 0) where the schema puts them, after the core columns."""
+    at = len(CORE)
+    for name, typ in SEATING_COLUMNS:
+        if name not in table.schema.names:
+            value: Any = "fixed" if name == "seating" else 0
+            table = table.add_column(at, pa.field(name, typ, nullable=False),
+                                     pa.array([value] * table.num_rows, typ))
+        at += 1
+    return table
+
+
 def sort_and_dedupe(table: pa.Table) -> pa.Table:
-    """Rows ordered by seed and seat, each (seed, seat) once (a seed's rows never differ)."""
+    """Rows ordered by seed, rotation and seat, each (seed, rotation, seat) once (a game's
+    rows never differ)."""
     if table.num_rows == 0:
         return table
-    table = table.take(pc.sort_indices(table, [("seed", "ascending"), ("seat", "ascending")]))
+    order = [("seed", "ascending"), ("rotation", "ascending"), ("seat", "ascending")]
+    table = table.take(pc.sort_indices(table, order))
     seeds = table["seed"].to_numpy()
+    rotations = table["rotation"].to_numpy()
     seats = table["seat"].to_numpy()
     keep = np.ones(len(seeds), dtype=bool)
-    keep[1:] = (seeds[1:] != seeds[:-1]) | (seats[1:] != seats[:-1])
+    keep[1:] = ((seeds[1:] != seeds[:-1]) | (rotations[1:] != rotations[:-1])
+                | (seats[1:] != seats[:-1]))
     return table if keep.all() else table.filter(pa.array(keep))
 
 
 def concat(tables: Iterable[pa.Table], schema: pa.Schema) -> pa.Table:
-    """Tables of one schema as one (the schema's metadata kept)."""
-    parts = [t.cast(schema) if t.schema != schema else t for t in tables]
+    """Tables of one schema as one (the schema's metadata kept); a version 1 table gets
+    null game-level columns."""
+    parts = [t.cast(schema) if t.schema != schema else t
+             for t in (_with_game_columns(t, schema) for t in tables)]
+    parts = [t if t.schema.equals(schema, check_metadata=True)
+             else t.replace_schema_metadata(schema.metadata) for t in parts]
     return pa.concat_tables(parts) if parts else schema.empty_table()
+
+
+def _with_game_columns(table: pa.Table, schema: pa.Schema) -> pa.Table:
+    """A table with null game-level columns where the schema has them and it has not."""
+    for name, typ in GAME_COLUMNS:
+        if name in schema.names and name not in table.schema.names:
+            at = schema.get_field_index(name)
+            table = table.add_column(at, pa.field(name, typ, nullable=True),
+                                     pa.nulls(table.num_rows, typ))
+    return table
 
 
 def write_results(table: pa.Table, path: Path) -> None:

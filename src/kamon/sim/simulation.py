@@ -8,8 +8,13 @@ and any earlier results in `<out>` are merged, sorted by seed and seat, and writ
 `<out>` (again by rename), and the parts are removed. An interrupted run (Ctrl-C, a
 killed process, a lost machine) loses only the batches in flight: the same command
 again finds the seeds already in `<out>` or in its parts and plays only the others.
-A file or parts made by another run key (game, players, options, agents) are refused.
+A file or parts made by another run key (game, players, options, agents, seating) are
+refused: a file of fixed seats is not resumed by a run with rotated seats, nor the reverse.
 With a `.jsonl` file the records are written in seed order and the run is not resumable.
+
+With rotated seats (`SimSpec.rotate`) a seed is a deal played from every rotation of the
+seats, all in the same batch: seeds, batches, parts and resumption stay per seed, and
+`played`/`resumed` count seeds (deals); a seed's games are `spec.rotations` times as many.
 """
 
 from __future__ import annotations
@@ -88,7 +93,8 @@ class PartStore:
                                  "(no readable run.json): move it away") from None
             if found != _key_json(key):
                 old = RunKey(found.get("game", "?"), found.get("players", 0),
-                             found.get("options", "?"), tuple(found.get("agents", ())))
+                             found.get("options", "?"), tuple(found.get("agents", ())),
+                             found.get("seats", "fixed"))
                 raise KamonError(f"{self.dir} holds the unfinished run of {old.describe()}, "
                                  f"not of this run ({key.describe()}): finish it with its "
                                  "own command, or remove the folder")
@@ -131,7 +137,7 @@ class PartStore:
 def _key_json(key: RunKey) -> dict[str, object]:
     """A run key as the manifest stores it."""
     return {"game": key.game, "players": key.players, "options": key.options,
-            "agents": list(key.agents)}
+            "agents": list(key.agents), "seats": key.seats}
 
 
 @dataclass
@@ -139,8 +145,8 @@ class SimOutcome:
     """What a run did: the rows of the seeds asked for, and how they were obtained."""
 
     table: pa.Table
-    played: int = 0  # games played by this run
-    resumed: int = 0  # games of the range already in the output or its parts
+    played: int = 0  # seeds (deals) played by this run: games = played * spec.rotations
+    resumed: int = 0  # seeds of the range already in the output or its parts
     elapsed: float = 0.0  # seconds spent playing
     records_written: int = 0
     batches: list[tuple[int, int]] = field(default_factory=list)
@@ -202,7 +208,7 @@ def run_plan(plan: SimPlan, backend: Backend, size: int | None = None,
     """Play a plan's missing seeds in batches, keep each finished batch, merge at the end;
     the rows of the whole range asked for (sorted by seed and seat).
 
-    `progress(n)` is called as games finish.
+    `progress(n)` is called as games finish (n games: every rotation of a seed counts).
     """
     spec, out, store = plan.spec, plan.out, plan.store
     schema = schema_of(spec)
@@ -264,7 +270,7 @@ def _batches(spec: SimSpec, plan: list[tuple[int, int]], backend: Backend,
         return
     for batch in backend.map_unordered(_play, [(spec, f, c) for f, c in plan]):
         if progress is not None:
-            progress(batch.count)
+            progress(batch.count * spec.rotations)
         yield batch
 
 

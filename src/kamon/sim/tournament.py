@@ -12,6 +12,11 @@ Statistics: per agent and per seat, the win rate with a Wilson 95% score interva
 seconds per decision; ratings with openskill's Plackett-Luce model, the games taken
 in order (a clan without an agent, the solo rival, is rated as a participant too).
 
+Results as data (`TournamentResult.table`, `kamon tournament --out`): the rows of
+`kamon.sim.results`, one per game and clan, with seating `tournament`, the deal's seed,
+the rotation and the agent in each seat (labels, as in the tables); the run key's agents
+are the lineup of rotation 0. `kamon report` reads them.
+
 Agents are names or plug-in specs (`kamon.agents.plugin`): strings, built in the process
 that plays the game (a plug-in's module or file must be importable or readable there),
 every one built and fitted to the game once before any game starts. Results name a
@@ -23,7 +28,7 @@ from __future__ import annotations
 import csv
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +58,7 @@ class TournamentGame:
     rotation: int
     lineup: tuple[str, ...]
     options: Mapping[str, Any]
+    rows: bool = False  # also build the results rows (kamon.sim.results) of the game
 
 
 @dataclass
@@ -69,6 +75,7 @@ class GameResult:
     decisions: list[int]
     seconds: list[float]
     cpu_seconds: list[float] = field(default_factory=list)
+    rows: list[dict[str, Any]] | None = None  # results rows, when the game was asked them
 
     def ranks(self) -> list[int]:
         """1 = best; winners first (the game's tie-break), then by score; equal ties share."""
@@ -93,7 +100,8 @@ def lineup(agents: Sequence[str], players: int, rotation: int) -> tuple[str, ...
 
 
 def schedule(game: str, agents: Sequence[str], games: int, players: int, seed: int,
-             options: Mapping[str, Any] | None = None) -> list[TournamentGame]:
+             options: Mapping[str, Any] | None = None, rows: bool = False
+             ) -> list[TournamentGame]:
     """The tournament's games in order: each seed once per rotation of the seats."""
     if not agents:
         raise KamonError("a tournament needs at least one agent")
@@ -102,7 +110,8 @@ def schedule(game: str, agents: Sequence[str], games: int, players: int, seed: i
                          f"{players} (use --players)")
     opts = dict(options or {})
     return [TournamentGame(g, game, players, seed + g // players, g % players,
-                           lineup(agents, players, g % players), opts) for g in range(games)]
+                           lineup(agents, players, g % players), opts, rows)
+            for g in range(games)]
 
 
 def play_game(job: TournamentGame) -> GameResult:
@@ -111,6 +120,8 @@ def play_game(job: TournamentGame) -> GameResult:
     state = game.new_game(job.players, job.seed, **job.options)
     bots = [make_agent(name, agent_seed(job.seed * 7919 + job.rotation, p), game=job.game)
             for p, name in enumerate(job.lineup)]
+    setup = state.clone() if job.rows else None
+    trace = _trace(state) if job.rows else None
     decisions = [0] * job.players
     seconds = [0.0] * job.players
     cpu = [0.0] * job.players
@@ -127,14 +138,36 @@ def play_game(job: TournamentGame) -> GameResult:
         seconds[p] += time.perf_counter() - start
         cpu[p] += time.process_time() - start_cpu
         decisions[p] += 1
+        if trace is not None:
+            trace.before(state)
         state.apply(action)
+        if trace is not None:
+            trace.after(state)
     scores = [int(s["total"]) for s in state.scores()]
     extra = len(scores) - job.players
     clans = [state.name(q) for q in range(len(scores))]
     agents = list(job.lineup) + [f"{clans[job.players + i]} (rival)" for i in range(extra)]
+    rows = None
+    if setup is not None:
+        from kamon.sim.runner import SimSpec, rows_of
+
+        spec = SimSpec(job.game, job.players, job.lineup, job.options)
+        rows = rows_of(spec, job.seed, setup, state, decisions, n, seating="tournament")
+        for row in rows:
+            row["rotation"] = job.rotation
+        if trace is not None:
+            trace.finish(state, rows)
     return GameResult(job.index, job.seed, job.rotation, agents, clans, scores,
                       list(state.winners()), decisions + [0] * extra, seconds + [0.0] * extra,
-                      cpu + [0.0] * extra)
+                      cpu + [0.0] * extra, rows)
+
+
+def _trace(state: Any) -> Any:
+    """The results' game-level trace of a game (`kamon.sim.runner.GameTrace`), if any."""
+    from kamon.sim import runner
+
+    kind = getattr(runner, "GameTrace", None)
+    return kind(state) if kind is not None else None
 
 
 def play_games(jobs: Sequence[TournamentGame]) -> list[GameResult]:
@@ -245,6 +278,7 @@ class TournamentResult:
     agents: list[str]
     results: list[GameResult] = field(default_factory=list)
     elapsed: float = 0.0
+    options: Mapping[str, Any] = field(default_factory=dict)  # as the games were set up
 
     def by_agent(self) -> list[Line]:
         """One line per participant (agents in the order given, then any rival)."""
@@ -268,26 +302,36 @@ class TournamentResult:
 
     def ratings(self) -> list[Rating]:
         """openskill Plackett-Luce ratings after every game in order, best ordinal first."""
-        from openskill.models import PlackettLuce
+        return rate((res.agents, res.ranks()) for res in self.results)
 
-        model = PlackettLuce()
-        current: dict[str, Any] = {}
-        for res in self.results:
-            names = res.agents
-            for name in names:
-                if name not in current:
-                    current[name] = model.rating(name=name)
-            teams = [[current[name]] for name in names]
-            rated = model.rate(teams, ranks=[float(r) for r in res.ranks()])
-            updates: dict[str, list[Any]] = {}
-            for name, team in zip(names, rated, strict=True):
-                updates.setdefault(name, []).append(team[0])
-            for name, news in updates.items():  # an agent in several seats: mean update
-                mu = sum(r.mu for r in news) / len(news)
-                sigma = sum(r.sigma for r in news) / len(news)
-                current[name] = model.rating(mu=mu, sigma=sigma, name=name)
-        out = [Rating(name, r.mu, r.sigma) for name, r in current.items()]
-        return sorted(out, key=lambda r: -r.ordinal)
+    def table(self) -> Any:
+        """The games as results rows (a pyarrow Table of `kamon.sim.results`, sorted by seed,
+        rotation and seat); the games must have been played with rows."""
+        from kamon.sim.results import (
+            SCORE_PREFIX,
+            RunKey,
+            canonical_options,
+            schema_for,
+            sort_and_dedupe,
+            table_of,
+        )
+
+        if any(res.rows is None for res in self.results) or not self.results:
+            raise KamonError("these tournament games were played without results rows")
+        rows = [row for res in self.results for row in res.rows or []]
+        first = self.results[0].rows or []
+        key = RunKey(self.game, self.players, canonical_options(self.options),
+                     tuple(str(r["agent"]) for r in first[:self.players]), "tournament")
+        categories = [k[len(SCORE_PREFIX):] for k in first[0] if k.startswith(SCORE_PREFIX)]
+        return sort_and_dedupe(table_of(rows, schema_for(key, categories)))
+
+    def write_results(self, path: Path | str) -> int:
+        """Write the results rows to a .parquet or .csv file; returns the rows written."""
+        from kamon.sim.results import write_results
+
+        table = self.table()
+        write_results(table, Path(path))
+        return int(table.num_rows)
 
     def write_csv(self, path: Path | str) -> int:
         """One row per clan of every game (header first); returns the rows written."""
@@ -308,6 +352,31 @@ class TournamentResult:
         return rows
 
 
+def rate(games: Iterable[tuple[Sequence[str], Sequence[int]]]) -> list[Rating]:
+    """openskill Plackett-Luce ratings of the participants of some games, taken in order
+    (each game: the participant of each clan and its placement, 1 = best), best ordinal
+    first. An agent in several seats of a game gets the mean of its seats' updates."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    current: dict[str, Any] = {}
+    for names, places in games:
+        for name in names:
+            if name not in current:
+                current[name] = model.rating(name=name)
+        teams = [[current[name]] for name in names]
+        rated = model.rate(teams, ranks=[float(r) for r in places])
+        updates: dict[str, list[Any]] = {}
+        for name, team in zip(names, rated, strict=True):
+            updates.setdefault(name, []).append(team[0])
+        for name, news in updates.items():  # an agent in several seats: mean update
+            mu = sum(r.mu for r in news) / len(news)
+            sigma = sum(r.sigma for r in news) / len(news)
+            current[name] = model.rating(mu=mu, sigma=sigma, name=name)
+    out = [Rating(name, r.mu, r.sigma) for name, r in current.items()]
+    return sorted(out, key=lambda r: -r.ordinal)
+
+
 @contextmanager
 def _opened(backend: str | Backend, jobs: int, address: str | None) -> Iterator[Backend]:
     """A backend by name, opened and closed here, or one the caller opened (left open)."""
@@ -321,11 +390,11 @@ def _opened(backend: str | Backend, jobs: int, address: str | None) -> Iterator[
 def run_tournament(game: str, agents: Sequence[str], games: int, players: int | None = None,
                    seed: int = 0, jobs: int = 1, options: Mapping[str, Any] | None = None,
                    progress: Callable[[GameResult], None] | None = None,
-                   backend: str | Backend = "local", ray_address: str | None = None
-                   ) -> TournamentResult:
+                   backend: str | Backend = "local", ray_address: str | None = None,
+                   rows: bool = False) -> TournamentResult:
     """Play a whole tournament and return its results in game order (`backend` 'local':
     `jobs` processes; 'ray': `ray_address`, or a local Ray with `jobs` CPUs; or a backend
-    already open)."""
+    already open); `rows`: also the results rows (`TournamentResult.table`)."""
     if isinstance(backend, str):
         check_backend(backend, ray_address)
     g = get_game(game)
@@ -335,14 +404,17 @@ def run_tournament(game: str, agents: Sequence[str], games: int, players: int | 
         players = min(max(len(names), g.min_players), g.max_players)
     if games < 1:
         raise KamonError("a tournament needs at least one game")
-    todo = schedule(g.name, names, games, players, seed, options)
-    result = TournamentResult(g.name, players, [labels[n] for n in names])
+    todo = schedule(g.name, names, games, players, seed, options, rows)
+    result = TournamentResult(g.name, players, [labels[n] for n in names],
+                              options=dict(options or {}))
     done: list[GameResult] = []
     with _opened(backend, jobs, ray_address) as where:
         start = time.perf_counter()  # Ray's start-up not counted
         for res in run_games(todo, jobs, where):
             res.agents = [labels.get(a, a) if q < players else a
                           for q, a in enumerate(res.agents)]
+            for row in res.rows or []:
+                row["agent"] = res.agents[row["seat"] - 1]
             done.append(res)
             if progress is not None:
                 progress(res)
