@@ -23,7 +23,8 @@ from importlib import import_module
 from kamon.cli.app import app, main
 
 # The command modules, in the order `kamon --help` lists them; importing one registers it.
-COMMANDS = ("play", "simulate", "replay", "tournament", "report", "games", "serve")
+COMMANDS = ("play", "simulate", "replay", "tournament", "report", "compare", "sweep", "games",
+            "serve")
 for _module in COMMANDS:
     import_module(f"kamon.cli.{_module}")
 
