@@ -114,7 +114,7 @@ class Finding:
         verdict = "more than chance" if self.significant else "within chance"
         return (f"{self.what} {verb} {self.value_text(self.variant)} against "
                 f"{self.value_text(self.base)} in the base ({self.design_text()}, difference "
-                f"{self.diff_text()}, adjusted p = {p_text(self.p_adjusted)}): {verdict}.")
+                f"{self.diff_text()}, adjusted p {p_relation(self.p_adjusted)}): {verdict}.")
 
 
 @dataclass
@@ -162,6 +162,12 @@ class Comparison:
         """The findings that are more than chance, largest effect first."""
         return sorted((f for f in self.findings if f.significant),
                       key=lambda f: f.p_adjusted)
+
+
+def p_relation(p: float) -> str:
+    """A p-value after 'p' in a sentence: '= 0.031', or '< 0.001'."""
+    text = p_text(p)
+    return text if text.startswith("<") else f"= {text}"
 
 
 def p_text(p: float) -> str:
