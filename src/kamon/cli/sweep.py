@@ -68,16 +68,9 @@ def sweep(
     """Simulate each value of a component (same seeds) and report metrics against it."""
     console = make_console()
     with friendly_errors():
-        from kamon.sim.sweep import (
-            analyse_sweep,
-            closest_text,
-            estimate_text,
-            parse_targets,
-            parse_vary,
-            plan_sweep,
-            run_sweep,
-            write_sweep_report,
-        )
+        from kamon.core.overlay_paths import parse_vary
+        from kamon.sim.sweep import analyse_sweep, parse_targets, plan_sweep, run_sweep
+        from kamon.sim.sweep_report import closest_text, estimate_text, write_sweep_report
 
         game = get_game(game_name)
         if games < 1:
