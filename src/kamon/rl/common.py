@@ -4,10 +4,12 @@ options, checking an action id, and the board as plain text."""
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from kamon.agents import make_agent
 from kamon.core.errors import IllegalAction, KamonError
 from kamon.core.protocol import State
 from kamon.rl.encoding import Encoding
@@ -27,6 +29,28 @@ def check_setup(enc: Encoding, players: int | None, options: dict[str, Any]) -> 
     except (ValueError, TypeError, KamonError) as exc:
         raise ValueError(f"cannot set up {enc.game_name}: {exc}") from None
     return state.num_players
+
+
+def opponent_seats(seat: int, seats: int, opponents: Any) -> dict[int, str]:
+    """The bots of the seats other than `seat`: one name for all, or one per other seat,
+    each checked (ValueError naming the known agents otherwise)."""
+    others = [q for q in range(seats) if q != seat]
+    if isinstance(opponents, str):
+        names = [opponents] * len(others)
+    elif isinstance(opponents, Sequence) and all(isinstance(x, str) for x in opponents):
+        names = list(opponents)
+    else:
+        raise ValueError(f"opponents: give a bot name or one name per other seat, got "
+                         f"{opponents!r}")
+    if len(names) != len(others):
+        raise ValueError(f"opponents: give one name, or one per other seat "
+                         f"({len(others)}), got {len(names)}")
+    for name in names:
+        try:
+            make_agent(name, 0)
+        except KamonError as exc:
+            raise ValueError(f"opponents: {exc}") from None
+    return dict(zip(others, names, strict=True))
 
 
 def action_id(action: Any, num_actions: int) -> int:

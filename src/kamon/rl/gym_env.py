@@ -26,9 +26,9 @@ import numpy as np
 from gymnasium import spaces
 
 from kamon.agents import Agent, agent_seed, make_agent
-from kamon.core.errors import IllegalAction, KamonError
+from kamon.core.errors import IllegalAction
 from kamon.core.protocol import State
-from kamon.rl.common import action_id, check_setup, new_state, text_view
+from kamon.rl.common import action_id, check_setup, new_state, opponent_seats, text_view
 from kamon.rl.encoding import Encoding, check_reward_mode, encoding, final_rewards, legal_ids
 
 ILLEGAL_MODES = ("lose", "raise")
@@ -59,17 +59,7 @@ class KamonGymEnv(gymnasium.Env):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
             raise ValueError(f"seat must be a seat number 0-{seats - 1}, got {seat!r}")
         self.seat = seat
-        others = [q for q in range(seats) if q != seat]
-        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
-        if len(names) != len(others):
-            raise ValueError(f"opponents: give one name, or one per other seat "
-                             f"({len(others)}), got {len(names)}")
-        for name in names:
-            try:
-                make_agent(name, 0)
-            except KamonError as exc:
-                raise ValueError(f"opponents: {exc}") from None
-        self.opponent_names = dict(zip(others, names, strict=True))
+        self.opponent_names = opponent_seats(seat, seats, opponents)
         self.observation_space = spaces.Box(0.0, 1.0, (self.enc.size,), np.float32)
         self.action_space = spaces.Discrete(self.enc.num_actions)
         self.state: State | None = None

@@ -69,7 +69,7 @@ from gymnasium.vector.utils import batch_space
 from kamon.agents import Agent, agent_seed, make_agent
 from kamon.core.errors import IllegalAction, KamonError
 from kamon.core.protocol import State
-from kamon.rl.common import check_setup, new_state, text_view
+from kamon.rl.common import check_setup, new_state, opponent_seats, text_view
 from kamon.rl.encoding import Encoding, check_reward_mode, encoding, final_rewards, legal_ids
 
 ILLEGAL_MODES = ("lose", "raise")
@@ -135,23 +135,7 @@ class KamonVectorEnv(VectorEnv):
         self.self_play = opponents is None
         self.opponent_names: dict[int, str] = {}
         if opponents is not None:
-            others = [q for q in range(seats) if q != self.seat]
-            if isinstance(opponents, str):
-                names = [opponents] * len(others)
-            elif isinstance(opponents, Sequence) and all(isinstance(x, str) for x in opponents):
-                names = list(opponents)
-            else:
-                raise ValueError(f"opponents: give a bot name, one name per other seat, or "
-                                 f"None for self-play, got {opponents!r}")
-            if len(names) != len(others):
-                raise ValueError(f"opponents: give one name, or one per other seat "
-                                 f"({len(others)}), got {len(names)}")
-            for name in names:
-                try:
-                    make_agent(name, 0)
-                except KamonError as exc:
-                    raise ValueError(f"opponents: {exc}") from None
-            self.opponent_names = dict(zip(others, names, strict=True))
+            self.opponent_names = opponent_seats(self.seat, seats, opponents)
 
         self.num_envs = int(num_envs)
         self.num_actions = self.enc.num_actions
