@@ -1,6 +1,7 @@
 """The same seeds give the same bytes from one process, a local pool and a real local Ray
 (2 CPUs, started once); a Ray worker killed mid-batch is retried and its
-batch counted once; tournaments on Ray; a clear message when Ray is missing."""
+batch counted once; tournaments on Ray, their results data and a sweep the same bytes as
+locally; a clear message when Ray is missing."""
 
 from __future__ import annotations
 
@@ -91,6 +92,30 @@ def tournament_on_ray() -> None:
     assert "By agent (4 games)" in res.output and "Ray (local" in res.output
 
 
+def designers_tools_on_ray(tmp_path: Path) -> None:
+    """A tournament's results data and a sweep made on Ray equal the local ones byte for
+    byte, and the report's skill matrix reads the Ray file."""
+    from kamon.sim.report import write_report
+
+    files = {}
+    for backend in ("local", "ray"):
+        out = tmp_path / f"t_{backend}.parquet"
+        res = CliRunner(env=ENV).invoke(app, [
+            "tournament", "white-castle", "--agents", "greedy,random", "--games", "4",
+            "--backend", backend, "--jobs", "2", "--out", str(out)])
+        assert res.exit_code == 0, res.output
+        sweep = tmp_path / f"sweep_{backend}"
+        res = CliRunner(env=ENV).invoke(app, [
+            "sweep", "white-castle", "--vary", "gardens.cards[id=plant_1].cp=3,12",
+            "--players", "2", "--games", "6", "--backend", backend, "--jobs", "2",
+            "--out", str(sweep)])
+        assert res.exit_code == 0, res.output
+        files[backend] = [out, sweep / "3.parquet", sweep / "12.parquet"]
+    assert [digest(f) for f in files["local"]] == [digest(f) for f in files["ray"]]
+    skill = write_report(files["ray"][0], tmp_path / "t.html").analysis.skill
+    assert skill is not None and skill.games == 4
+
+
 def test_ray_backend(tmp_path: Path) -> None:
     """One real local Ray (2 CPUs) for every Ray check, started once: pytest-xdist spreads a
     module's tests over its workers, so separate tests would each start one."""
@@ -104,6 +129,7 @@ def test_ray_backend(tmp_path: Path) -> None:
         killed_worker_is_retried_and_counted_once(reference, tmp_path)
         cli_simulate_on_ray(reference, tmp_path)
         tournament_on_ray()
+        designers_tools_on_ray(tmp_path)
     finally:
         ray.shutdown()
 
