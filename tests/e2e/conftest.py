@@ -553,7 +553,8 @@ def create_in_lobby(page: Any, srv: Server, game: str, seats: list[str], seed: i
                     checks: dict[str, bool] | None = None) -> Created:
     """Fill the lobby's form (game, players, one kind per seat, options, seed — only for
     a practice game: with several human seats the server draws it), submit it and read
-    the invite links it shows."""
+    the invite links it shows (with one human seat the lobby goes straight to it: its
+    link is the page's address)."""
     page.goto(srv.url + "/")
     page.wait_for_selector(f"#game-select option[value='{game}']", state="attached")
     page.select_option("#game-select", game)
@@ -566,12 +567,16 @@ def create_in_lobby(page: Any, srv: Server, game: str, seats: list[str], seed: i
     if seed is not None:
         page.fill("#seed-input", str(seed))
     page.click("#create-button")
+    humans = [i for i, k in enumerate(seats) if k == "human"]
+    if len(humans) == 1:  # only this player's seat is human: the lobby goes straight to it
+        page.wait_for_url(re.compile(r"/play/[^/?#]+\?token="))
+        gid = game_id_of(page.url)
+        return Created(gid, {humans[0]: page.url}, f"{srv.url}/play/{gid}")
     page.wait_for_selector("#created:not([hidden]) #spectator-link[href^='/play/']")
     assert page.inner_text("#create-error").strip() == ""
     links = page.locator("#invite-links a.invite[data-seat]")
     invites = {int(a.get_attribute("data-seat")): srv.url + a.get_attribute("href")
                for a in links.all()}
-    humans = [i for i, k in enumerate(seats) if k == "human"]
     assert sorted(invites) == humans, invites
     spectator = srv.url + page.get_attribute("#spectator-link", "href")
     gid = game_id_of(spectator)

@@ -3,6 +3,7 @@ side, and the unofficial small-table variant that fewer players require."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -11,6 +12,8 @@ import httpx
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, create_in_lobby, open_play
+
+SEAT_URL = re.compile(r"/play/[^/?#]+\?token=")  # a seat's page (the lobby goes to it)
 
 
 def _payload(srv: Server, url: str) -> dict[str, Any]:
@@ -29,8 +32,8 @@ def test_solo_difficulty_and_expert_options_are_sent(server: Server,
     page.select_option("#opt-difficulty", "hard")
     page.fill("#seed-input", "5")
     page.click("#create-button")
-    page.wait_for_selector("#invite-links a.invite")
-    solo = server.url + page.get_attribute("#invite-links a.invite", "href")
+    page.wait_for_url(SEAT_URL)  # one human seat: the lobby goes straight to it
+    solo = page.url
     p = _payload(server, solo)
     assert p["options"] == {"difficulty": "hard"} and p["view"]["rival"] is not None
     open_play(page, solo)
@@ -42,8 +45,8 @@ def test_solo_difficulty_and_expert_options_are_sent(server: Server,
     page.select_option("#opt-emperor_side", "B")
     page.select_option("#seat-1", "random")
     page.click("#create-button")
-    page.wait_for_selector("#invite-links a.invite")
-    first = server.url + page.get_attribute("#invite-links a.invite", "href")
+    page.wait_for_url(SEAT_URL)  # one human seat: the lobby goes straight to it
+    first = page.url
     assert _payload(server, first)["options"] == {"expert": True, "emperor_side": "B"}
 
 
@@ -95,10 +98,12 @@ def test_the_lobby_names_levels_and_options_in_words(server: Server,
     assert "difficulty" in solo["text"].lower()
     page.fill("#seed-input", "11")
     page.click("#create-button")
-    page.wait_for_selector("#invite-links a.invite")
-    url = server.url + page.get_attribute("#invite-links a.invite", "href")
+    page.wait_for_url(SEAT_URL)  # one human seat: the lobby goes straight to it
+    url = page.url
     assert _payload(server, url)["options"] == {"difficulty": "medium"}
 
+    page.goto(server.url + "/")
+    page.wait_for_selector("#game-select option[value='clansman']", state="attached")
     page.select_option("#game-select", "clansman")
     page.locator("#opt-expert").set_checked(True)
     expert = page.evaluate(LABEL_BEFORE_JS, "opt-expert")
@@ -123,7 +128,7 @@ def test_my_games_say_game_mode_seats_and_date(server: Server,
     page.select_option("#players-select", "1")
     page.select_option("#opt-difficulty", "hard")
     page.click("#create-button")
-    page.wait_for_selector("#invite-links a.invite")
+    page.wait_for_url(SEAT_URL)
     created = create_in_lobby(page, server, "clansman", ["human", "random", "easy", "human"],
                               seed=None)  # two people: the server draws the deal
     page.goto(server.url + "/")

@@ -2,7 +2,8 @@
 
 An open game: one person creates a public game in the lobby, another finds it under Open
 games, joins, and both play. A rematch: at the end of a game one player asks for it; the
-other sees its join link arrive live, and both sit at the same seats of a new deal.
+asker goes to the new game, the other sees the offer arrive live and accepts it, and both
+sit at the same seats of a new deal.
 """
 
 from __future__ import annotations
@@ -95,9 +96,9 @@ def test_a_public_game_is_joined_from_the_open_list_and_both_play(
 @pytest.mark.timeout(300)
 def test_a_rematch_offered_at_the_end_reaches_the_other_player_live(
         server: Server, new_page: Callable[..., Any]) -> None:
-    """At the end of a two-player game, one player asks for a rematch: the other's page,
-    without a reload, offers its join link; both links open the new game at the same
-    seats, at its start, with a new deal; asking again answers the same rematch."""
+    """At the end of a two-player game, one player asks for a rematch and goes to their
+    seat in it; the other's page, without a reload, offers to accept it, which opens the
+    new game at the same seat, at its start, with a new deal."""
     created = server.create("white-castle", ["human", "human"], seed=99)
     gid = created["id"]
     tokens = tokens_of(created)
@@ -111,15 +112,13 @@ def test_a_rematch_offered_at_the_end_reaches_the_other_player_live(
         page.wait_for_selector("#rematch-button:visible")
         assert page.get_attribute("#replay-link", "href") == f"/replay/{gid}"
     assert b.locator("#rematch-link").count() == 0
-    a.click("#rematch-button")
-    a.wait_for_selector("#rematch-link")
+    a.click("#rematch-button")  # asking is accepting: a goes to its seat in the rematch
     b.wait_for_selector("#rematch-link")  # pushed over the WebSocket: no reload
     new_id = server.api(f"/api/games/{gid}/rematch")["rematch"]["id"]
     assert new_id != gid
-    for seat, page in ((0, a), (1, b)):
-        href = page.get_attribute("#rematch-link", "href")
-        assert href == f"/play/{new_id}?token={tokens[seat]}"
-        assert page.locator("#rematch-button").is_hidden()
+    a.wait_for_url(f"**/play/{new_id}?token={tokens[0]}")
+    assert b.get_attribute("#rematch-link", "href") == f"/play/{new_id}?token={tokens[1]}"
+    assert b.locator("#rematch-button").is_hidden()
     b.click("#rematch-link")
     b.wait_for_url(f"**/play/{new_id}?token=*")
     b.wait_for_selector("body[data-version='0']")
@@ -127,8 +126,8 @@ def test_a_rematch_offered_at_the_end_reaches_the_other_player_live(
     p = server.api(f"/api/games/{new_id}?token={tokens[1]}")
     assert p["you"] == 1 and p["mode"] == "casual" and p["version"] == 0
     assert created["seats"][1]["name"] in b.inner_text("#identity")
-    # a reload of the finished game still offers the rematch; a spectator may watch it
-    a.reload()
+    # the finished game opened again still offers the rematch; a spectator may watch it
+    open_play(a, created["seats"][0]["url"])
     a.wait_for_selector("#rematch-link")
     assert a.get_attribute("#rematch-link", "href") == f"/play/{new_id}?token={tokens[0]}"
     watcher = new_page("watcher")

@@ -48,13 +48,11 @@ def test_solo_game_won_by_the_rival_ends_on_the_final_table(
     page.select_option("#players-select", "1")
     page.select_option("#opt-difficulty", "hard")
     page.fill("#seed-input", "5150")
-    page.click("#create-button")
-    page.wait_for_selector("#created:not([hidden]) #spectator-link[href^='/play/']")
-    spectator = server.url + page.get_attribute("#spectator-link", "href")
-    page.click("#invite-links a.invite[data-seat='0']")
+    page.click("#create-button")  # a solo game: the lobby goes straight to the seat
     page.wait_for_url(re.compile(r"/play/[^?]+\?token="))
     page.wait_for_selector("#connection.live")
     game_id = page.url.split("/play/", 1)[1].split("?", 1)[0]
+    spectator = f"{server.url}/play/{game_id}"
     clicks = play_to_end(page, random.Random(5150), board_only=True)
     assert clicks.listed == 0 and not clicks.board_failures, clicks
     _final_table_names_the_rival(page, server, game_id)

@@ -1,6 +1,7 @@
-// Your turn alert. While it is this seat's decision the tab's title starts with "Your turn"
-// and its icon carries a gold dot. When it *becomes* this seat's decision (not when the
-// page opens on it) two optional alerts follow, both off until the player turns them on in
+// Your turn alert. The tab's title says whose turn it is ("Your turn — kamon" while it is
+// this seat's decision, when its icon carries a gold dot too; "Red's turn — kamon" else).
+// When it *becomes* this seat's decision (not when the page opens on it) two optional
+// alerts follow, both off until the player turns them on in
 // the top bar, and both remembered in this browser (localStorage):
 //   - a short tone, synthesized with WebAudio (no sound file);
 //   - a browser notification, while the page is in the background; the permission is asked
@@ -101,9 +102,10 @@ export function setupAlerts() {
   });
 }
 
-/** Show in the tab whether it is this seat's turn; alert when it has just become so. */
-export function turnAlert(isTurn, title, decision) {
-  document.title = isTurn ? `Your turn — ${title} · kamon` : `${title} · kamon`;
+/** Show in the tab whose turn it is ("Your turn — kamon", "Red's turn — kamon", or
+ *  `whose` as given: "Game over — kamon"); alert when it has just become this seat's. */
+export function turnAlert(isTurn, whose, title, decision) {
+  document.title = `${isTurn ? "Your turn" : whose} — kamon`;
   const icon = $("favicon");
   const href = isTurn ? ICONS.turn : ICONS.plain;
   if (icon.getAttribute("href") !== href) icon.setAttribute("href", href);

@@ -6,7 +6,7 @@ import { api, ApiError, el, rememberGame } from "./api.js";
 import { rematchOffered, showEndgame } from "./endgame.js";
 import { follow } from "./follow.js";
 import { setupHelp } from "./help.js";
-import { Chooser, touching } from "./interact.js";
+import { Chooser, choiceWords, isSkip, touching } from "./interact.js";
 import { markRecent, markRecentLog } from "./recent.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -38,6 +38,7 @@ async function write(path, body) {
   busy = true;
   showError("");
   document.body.classList.add("busy");
+  $("undo").hidden = true;
   const version = payload.version;
   const post = () => api(`/api/games/${gameId}/${path}`, { ...body, token, version });
   try {
@@ -49,6 +50,7 @@ async function write(path, body) {
   } finally {
     busy = false;
     document.body.classList.remove("busy");
+    if (payload) $("undo").hidden = !undoUsable();
   }
 }
 
@@ -158,18 +160,30 @@ function showActions() {
   $("actions-title").textContent = payload.over ? "Game over"
     : payload.you === null ? "Spectating"
     : payload.legal.length ? `Your choices (${payload.legal.length})` : "Waiting";
-  for (const a of payload.legal) {
+  // a skip (forfeiting the rest of a choice) is never first: listed last, as secondary
+  const ordered = [...payload.legal.filter(a => !isSkip(a)), ...payload.legal.filter(isSkip)];
+  for (const a of ordered) {
     list.append(el("li", {}, el("button", {
-      type: "button", class: "action", "data-action-id": a.id, "data-notation": a.notation,
-      title: a.text, onclick: () => act(a.id),
-    }, el("span", { class: "notation", text: a.notation }),
-       a.text && a.text !== a.notation ? el("span", { class: "what", text: a.text }) : "")));
+      type: "button", class: isSkip(a) ? "action skip" : "action",
+      "data-action-id": a.id, "data-notation": a.notation,
+      title: `notation: ${a.notation}`, onclick: () => act(a.id),
+    }, el("span", { class: "what choice-words", text: choiceWords(a) }))));
   }
+  const usable = undoUsable();
   if (!payload.legal.length && !payload.over) {
     list.append(el("li", { class: "muted", text: payload.you === null
-      ? "You are watching this game." : "Not your decision now." }));
+      ? "You are watching this game."
+      : usable ? "Not your decision now: you may still take back your last one."
+      : "Not your decision now." }));
   }
-  $("undo").hidden = !payload.can_undo;
+  $("undo").hidden = !usable;
+}
+
+/** Whether this seat may take back its last decision now (the server says so, and no
+ *  write of this page is on its way). */
+function undoUsable() {
+  return Boolean(payload && payload.you !== null && !payload.over && payload.can_undo
+                 && !busy);
 }
 
 /** Scores: a running total, or the final breakdown as a table. */
@@ -253,7 +267,7 @@ function show(next, redraw = false) {
   document.body.dataset.version = String(payload.version);
   document.body.dataset.over = String(payload.over);
   const deciding = !payload.over && payload.you !== null && payload.to_move === payload.you;
-  turnAlert(deciding, payload.title, payload.decision);
+  turnAlert(deciding, whoseTurn(), payload.title, payload.decision);
   $("title").textContent = payload.title;
   $("identity").replaceChildren(payload.you === null ? "spectator" : seatLabel(payload.you));
   showStatus();
@@ -265,7 +279,36 @@ function show(next, redraw = false) {
   showScores();
   showLog();
   showEndgame(payload, gameId, token);
+  showExplain();
   follow(deciding);
+}
+
+/** Whose turn it is, for the tab's title: "Red's turn", or "Game over". */
+function whoseTurn() {
+  if (payload.over) return "Game over";
+  if (payload.to_move === null || payload.to_move === undefined) return "Waiting";
+  const name = payload.seats[payload.to_move].name;
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}'s turn`;
+}
+
+/** The About panel after a new position: what is being decided now (or the result), until
+ *  something on the board is hovered or tapped. */
+function showExplain() {
+  let words;
+  if (payload.over) {
+    const names = payload.winners.map(partyName).join(" and ");
+    words = `The game is over: ${names || "nobody"} win${payload.winners.length === 1 ? "s" : ""}`
+      + " (the scores are below). Hover over the board to look at the final position.";
+  } else if (payload.to_move === payload.you && payload.you !== null) {
+    words = `Your decision: ${payload.decision}. Hover over or tap a highlighted choice to`
+      + " see what it does.";
+  } else if (payload.to_move !== null && payload.to_move !== undefined) {
+    words = `${payload.seats[payload.to_move].name} is deciding: ${payload.decision}.`
+      + " Hover over or tap something on the board to see what it is.";
+  } else {
+    words = "Hover over or tap something on the board.";
+  }
+  $("explain").textContent = words;
 }
 
 /** Live updates: the server sends the payload after every change; reconnect on loss. */
@@ -290,6 +333,36 @@ function connect() {
   };
 }
 
+/** The game cannot be shown: say why in words, and lead back to the lobby (a seat link
+ *  that is not valid may still watch the game). */
+function showPageError(e) {
+  const status = e instanceof ApiError ? e.status : 0;
+  let title, detail;
+  if (status === 404 || status === 400) {
+    title = "This game does not exist";
+    detail = "There is no game with this id on this server: the link may be mistyped or cut"
+      + " short.";
+  } else if (status === 403) {
+    title = "This seat link is not valid";
+    detail = "The token in this link is not a seat of this game: check that the whole link"
+      + " was copied, or ask the player who made the game for your link.";
+  } else {
+    title = "This game could not be loaded";
+    detail = `The server said: ${e.message}`;
+  }
+  document.title = `${title} — kamon`;
+  document.body.dataset.error = String(status);
+  $("status").textContent = title;
+  $("status").className = "status failed";
+  $("page-error-title").textContent = title;
+  $("page-error-detail").textContent = detail;
+  $("page-error-watch").hidden = status !== 403;
+  $("page-error-watch-a").href = `/play/${encodeURIComponent(gameId)}`;
+  document.querySelector(".play-main").hidden = true;
+  $("page-error").hidden = false;
+  $("connection").hidden = true;
+}
+
 /** Load the game's board stylesheet (a same-origin file: the page's CSP allows no other);
  *  resolves once it applies, so the board is first laid out with it. */
 function gameStyle(mod) {
@@ -306,7 +379,7 @@ async function main() {
   $("undo").addEventListener("click", undo);
   setupAlerts();
   try { await refresh(); } catch (e) {
-    $("status").textContent = e.message;
+    showPageError(e);
     return;
   }
   const mod = MODULES[payload.game];

@@ -1,62 +1,115 @@
-// The end of a game on the play page: a Replay link, a Rematch button for the seats, and
-// the rematch's join link, shown as soon as any player of the table makes it (the server
-// tells every socket of the finished game: {"type": "rematch", "id": ...}). The seat's
-// own token carries over to the rematch, so its link is the new game with that token.
+// The end of a game on the play page, in the "Game over" panel: the result (the winners
+// and every clan's score) and the next steps: Replay, Rematch (for a seat) and Back to the
+// lobby. A seat that asks for the rematch goes straight to its seat in it; every other
+// page of the finished game is told at once (the server tells every socket of the finished
+// game: {"type": "rematch", "id": ...}) and offers to accept it, which takes the player to
+// their seat in the new game. The seat's own token carries over to the rematch, so its
+// seat there is the new game with that token.
 import { api, el } from "./api.js";
 
 let gameId = null;
 let token = null;
 let asked = false;  // the server was asked whether a rematch exists
 
-/** The panel under the scores, made once. */
+const $ = id => document.getElementById(id);
+
+/** The page of a game: this seat's, or a spectator's without a token. */
+function playHref(id) {
+  return `/play/${encodeURIComponent(id)}` + (token ? `?token=${encodeURIComponent(token)}` : "");
+}
+
+/** The panel in the "Game over" box (under the choices), made once. */
 function panel() {
-  let box = document.getElementById("endgame");
+  let box = $("endgame");
   if (box) return box;
   box = el("div", { class: "endgame", id: "endgame", hidden: true },
-    el("a", { id: "replay-link", class: "replay-link", href: "#", text: "Replay this game" }),
-    el("button", { type: "button", id: "rematch-button", class: "rematch-button",
-                   text: "Rematch", onclick: askRematch }),
+    el("p", { id: "result", class: "result" }),
+    el("ol", { id: "result-scores", class: "result-scores" }),
+    el("div", { class: "next-steps", id: "next-steps" },
+      el("a", { id: "replay-link", class: "replay-link next-step", href: "#",
+                text: "Replay this game" }),
+      el("button", { type: "button", id: "rematch-button", class: "rematch-button next-step",
+                     text: "Rematch", onclick: askRematch }),
+      el("a", { id: "lobby-link", class: "lobby-link next-step", href: "/",
+                text: "Back to the lobby" })),
     el("p", { id: "rematch-offer", class: "rematch-offer", hidden: true }));
-  const host = document.getElementById("scores-panel");
+  const host = $("actions-panel");
   (host || document.body).append(box);
   return box;
 }
 
-/** Show the rematch's join link (the new game with this seat's token). */
+/** Offer the rematch: accepting it (a seat) goes to this seat in it; a spectator may
+ *  watch it. */
 export function rematchOffered(id) {
   panel();
-  const offer = document.getElementById("rematch-offer");
-  const href = `/play/${encodeURIComponent(id)}` + (token ? `?token=${encodeURIComponent(token)}` : "");
-  offer.replaceChildren("Rematch created: ", el("a", { id: "rematch-link", href,
-    "data-game-id": id, text: token ? "join it (same seat, new deal)" : "watch it" }));
+  const offer = $("rematch-offer");
+  offer.replaceChildren(token ? "A rematch is ready (same seats, new deal): "
+                              : "A rematch is being played: ",
+    el("a", { id: "rematch-link", class: "rematch-link", href: playHref(id),
+              "data-game-id": id, text: token ? "accept it — go to your seat" : "watch it" }));
   offer.hidden = false;
-  document.getElementById("rematch-button").hidden = true;
+  $("rematch-button").hidden = true;
 }
 
-/** Ask the server for the rematch (made now, or the one another player made). */
+/** Ask the server for the rematch (made now, or the one another player made) and go to
+ *  this seat in it. */
 async function askRematch() {
-  const button = document.getElementById("rematch-button");
+  const button = $("rematch-button");
   button.disabled = true;
-  const error = document.getElementById("error");
+  const error = $("error");
   try {
     const made = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, { token });
-    rematchOffered(made.id);
+    location.assign(playHref(made.id));
   } catch (e) {
     if (error) error.textContent = e.message;
-  } finally { button.disabled = false; }
+    button.disabled = false;
+  }
 }
 
-/** After every payload: at the end of the game, the Replay link and the Rematch button
- *  (for a seat), and the rematch already made, if any. */
+/** Everyone with a score, seats first (the solo game's rival scores without a seat). */
+function parties(payload) {
+  return payload.scored || payload.seats.map((s, i) => ({ index: i, name: s.name, seat: i }));
+}
+
+/** A scored party in words: "red (you)", "blue (bot hard)", "tokugawa (rival)". */
+function partyWords(payload, p) {
+  if (p.seat === null || p.seat === undefined) return `${p.name}${p.kind ? ` (${p.kind})` : ""}`;
+  const s = payload.seats[p.seat];
+  const who = p.seat === payload.you ? "you" : s.kind === "bot" ? `bot ${s.level}` : "human";
+  return `${p.name} (${who})`;
+}
+
+/** The result: who won, with how many points, and every clan's total, best first. */
+function showResult(payload) {
+  const all = parties(payload);
+  const total = i => (payload.scores[i] || {}).total;
+  const winners = payload.winners.map(i => all[i]).filter(Boolean);
+  const names = winners.map(p => partyWords(payload, p)).join(" and ");
+  const points = winners.length ? total(winners[0].index) : null;
+  const youWon = payload.you !== null && winners.some(p => p.seat === payload.you);
+  $("result").textContent = !winners.length ? "The game is over."
+    : `${youWon && winners.length === 1 ? "You win! " : ""}Winner${winners.length > 1 ? "s" : ""}: `
+      + `${names}${points !== null && points !== undefined ? ` with ${points} points` : ""}.`;
+  const list = $("result-scores");
+  list.replaceChildren(...[...all].sort((a, b) => (total(b.index) ?? 0) - (total(a.index) ?? 0))
+    .map(p => el("li", { class: payload.winners.includes(p.index) ? "winner" : "",
+                         "data-party": p.name },
+      el("span", { class: `seat-dot seat-${p.name}` }), ` ${partyWords(payload, p)}: `,
+      el("strong", { text: `${total(p.index) ?? "–"}` }), " points")));
+}
+
+/** After every payload: at the end of the game, the result and the next steps, and the
+ *  rematch already made, if any. */
 export function showEndgame(payload, id, seatToken) {
   gameId = id;
   token = payload.you !== null ? seatToken : null;
   const box = panel();
   box.hidden = !payload.over;
   if (!payload.over) return;
-  document.getElementById("replay-link").href = `/replay/${encodeURIComponent(id)}`;
-  const button = document.getElementById("rematch-button");
-  if (!document.getElementById("rematch-link")) button.hidden = token === null;
+  showResult(payload);
+  $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
+  const button = $("rematch-button");
+  if (!$("rematch-link")) button.hidden = token === null;
   if (!asked) {
     asked = true;
     api(`/api/games/${encodeURIComponent(id)}/rematch`).then(r => {

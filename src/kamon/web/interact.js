@@ -34,13 +34,17 @@ export class Chooser {
     if (node.hasAttribute("data-action-id")) return false;
     node.classList.add("legal");
     node.setAttribute("data-action-id", String(action.id));
-    node.setAttribute("tabindex", "0");
+    // skipping (forfeiting the rest of a choice) is secondary: styled so, and out of the
+    // keyboard's order on the board (it stays in the list of choices, listed last)
+    const skip = isSkip(action);
+    node.classList.toggle("skip", skip);
+    node.setAttribute("tabindex", skip ? "-1" : "0");
     node.setAttribute("role", "button");
-    node.setAttribute("aria-label", action.text || action.notation);
+    node.setAttribute("aria-label", choiceWords(action));
+    if (!node.hasAttribute("title")) node.setAttribute("title", `notation: ${action.notation}`);
     const words = node.getAttribute("data-explain");
-    const what = action.text && action.text !== action.notation
-      ? `${action.notation} (${action.text})` : action.notation;
-    node.setAttribute("data-explain", `${words ? words + " — " : ""}Your choice: ${what}`);
+    node.setAttribute("data-explain",
+      `${words ? words + " — " : ""}Your choice: ${choiceWords(action)}`);
     node.addEventListener("click", e => {
       e.stopPropagation();
       if (touching()) {
@@ -82,9 +86,8 @@ export class Chooser {
     const play = $("confirm-play");
     play.hidden = !action;
     if (action) {
-      const what = action.text && action.text !== action.notation
-        ? `${action.notation} (${action.text})` : action.notation;
-      play.textContent = `Play: ${shorten(what, 64)}`;
+      play.textContent = `Play: ${shorten(choiceWords(action), 64)}`;
+      play.title = `notation: ${action.notation}`;
     }
     $("confirm-cancel").textContent = action ? "Cancel" : "Close";
     $("confirm-bar").hidden = false;
@@ -118,6 +121,18 @@ export class Chooser {
     if (node) node.classList.add("selected");
     else this.clear();
   }
+}
+
+/** Whether an action is a skip: stopping a choice without taking (the rest of) it. */
+export function isSkip(action) {
+  return /^(done|skip|pass)\b/.test(action.notation || "");
+}
+
+/** What a legal action does, in words, as a player reads it (its description, capitalised);
+ *  the notation ("place steward1") is only a developer's detail (a title), never a label. */
+export function choiceWords(action) {
+  const text = (action && (action.text || action.notation)) || "";
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** Words cut to about n characters (at a space), with an ellipsis when cut. */

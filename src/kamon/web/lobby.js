@@ -154,7 +154,8 @@ function formBody() {
   return body;
 }
 
-/** Create the game, remember its human seats, show the invite links. */
+/** Create the game and remember its human seats; go straight to the seat when it is the
+ *  only human one, else show the invite links. */
 async function create(event) {
   event.preventDefault();
   const err = $("create-error");
@@ -162,6 +163,15 @@ async function create(event) {
   let created;
   try { created = await api("/api/games", formBody()); } catch (e) {
     err.textContent = e.message; return;
+  }
+  const mine = created.seats.filter(s => s.token);
+  if (mine.length === 1 && !created.seats.some(s => s.open)) {
+    // only this player's seat is human (a solo game, or against bots): play it at once
+    const s = mine[0];
+    rememberGame({ id: created.id, game: created.game, title: created.title, seat: s.seat,
+                   name: s.name, token: s.token });
+    location.assign(s.link);
+    return;
   }
   const list = $("invite-links");
   list.replaceChildren();

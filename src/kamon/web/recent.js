@@ -25,12 +25,21 @@ export function markRecent(root, payload, renderer) {
         node.setAttribute("data-recent-seat", String(who));
         const words = node.getAttribute("data-explain") || "";
         if (!words.includes("Just played")) {
+          // what the turn did in words (its log lines), never the moves' notation
+          const did = turn.text ? `: ${clip(turn.text, 160)}` : "";
           node.setAttribute("data-explain",
-            `${words ? words + " — " : ""}Just played by ${turn.name}: ${notation}`);
+            `${words ? words + " — " : ""}Just played by ${turn.name}${did}`);
         }
       }
     }
   }
+}
+
+/** Words cut to about n characters (at a space), with an ellipsis when cut. */
+function clip(words, n) {
+  if (words.length <= n) return words;
+  const cut = words.slice(0, n);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), n - 20))}…`;
 }
 
 /** Highlight the log lines (li elements, oldest first) that the recent turns wrote. */

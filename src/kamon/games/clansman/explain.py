@@ -178,46 +178,77 @@ class Explain(StateBase):
                 f"(pool: {pool})")
 
     def describe(self, aid: int) -> str:
-        """What an action id would do now, in words (the notation says which)."""
+        """What an action id would do now, in words (the notation says which; this says
+        what): the card by its number and name, what the choice costs and what it gives."""
         text = A.TEXTS[aid]
         cards = self.data.cards
         p = self.to_move
         if aid in A.MARRY_OF:
-            key = A.MARRY_OF[aid]
-            q, cid = self.target_of(key)
-            use = uses_text(cards[cid])
+            q, cid = self.target_of(A.MARRY_OF[aid])
+            card = cards[cid]
+            use = uses_text(card)
             if q < 0 and cid not in self.princes:
-                return f"{cards[cid].name}: not on the table now"
+                return f"marry the {card.label}: that face is not on the table now"
             if q < 0:
                 flips = (self.miyake_row + 1) // self.data.rules.flip_at
                 own = self.players[p].tadokoro - 1 if p is not None else 0
-                return (f"Royal Prince ({use}); 1 Tadokoro to the Miyake row; workers: "
-                        f"{own} Tadokoro + {self.miyake + flips} Miyake")
+                return (f"marry the {card.label} ({use}): 1 Tadokoro to the "
+                        f"Miyake row; workers: {own} Tadokoro + {self.miyake + flips} Miyake")
             if q == p:
-                return f"own {cards[cid].name} ({use}); free"
-            return f"{self.name(q)}'s {cards[cid].name} ({use}); pay 1 Tadokoro to {self.name(q)}"
+                return f"marry into your own {card.label} ({use}): free"
+            return (f"marry into {self.name(q)}'s {card.label} ({use}): pay 1 Tadokoro to "
+                    f"{self.name(q)}")
         if aid in A.CONVERT_OF:
             key, good = A.CONVERT_OF[aid]
-            _, cid = self.target_of(key)
-            return f"{cards[cid].name}: {use_text(cards[cid], good)}"
+            q, cid = self.target_of(key)
+            whose = ("the " if q < 0 else "your " if q == p
+                     else f"{self.name(q)}'s ")
+            return f"use {whose}{cards[cid].label}: {use_text(cards[cid], good)}"
         if aid in A.HERO_OF:
             h = cards[A.HERO_OF[aid]]
-            return f"{h.name}: {goods_text(h.uses[0].out)}, once per game"
+            return (f"take the Hero card {h.label}: gain {goods_text(h.uses[0].out)} now "
+                    "(once per game)")
         if aid in A.OBTAIN_OF:
-            return self.card_text(A.OBTAIN_OF[aid])
+            cid = A.OBTAIN_OF[aid]
+            card = cards[cid]
+            if card.type == "kofun":
+                where = "the Kofun cards"
+            elif p is not None and cid in self.players[p].hand:
+                where = "your hand"
+            else:
+                where = "the Supply"
+            return f"obtain the {card.label} from {where}: {self._cost_and_gain(cid)}"
         if aid == A.OBTAIN_F:
-            return (f"pay {goods_text(self.data.rules.f_cost)}; "
-                    "then take a Supply card into hand")
+            return (f"gain 2 Tadokoro (option F): pay {goods_text(self.data.rules.f_cost)}, then take a "
+                    "Supply card into your hand")
         if aid == A.OBTAIN_G:
-            return "free; used from the next round"
+            return "gain 1 Tadokoro (option G): free; it works from the next round"
         if aid in A.PAYMENT_OF and self.pending is not None:
-            costs = cards[self.pending].costs
+            card = cards[self.pending]
             i = A.PAYMENT_OF[aid]
-            if i < len(costs):
-                return f"pay {goods_text(costs[i])}"
+            if i < len(card.costs):
+                return f"pay {goods_text(card.costs[i])} for {card.label}"
+            return f"printed cost {i + 1} of {card.label} (it has {len(card.costs)})"
+        if aid in A.PAYMENT_OF:
+            return f"pay printed cost {A.PAYMENT_OF[aid] + 1}"
         if aid in A.HAND_OF:
-            return self.card_text(A.HAND_OF[aid])
+            cid = A.HAND_OF[aid]
+            return (f"take the {cards[cid].label} from the Supply into your hand (later "
+                    f"{self._cost_and_gain(cid)})")
         return text
+
+    def _cost_and_gain(self, cid: str) -> str:
+        """'pay 2 workers + 1 soldier; gain 4 military VP + 1 mirror' for a card."""
+        c = self.data.cards[cid]
+        cost = " or ".join(goods_text(x) for x in c.costs)
+        if c.type == "clan":
+            what = "a clan card for your row: " + uses_text(c)
+        elif c.type == "kofun":
+            what = (f"{c.vp} {c.vp_colour} VP, Mirrors held go under it "
+                    f"({c.mirror_vp_each} VP each)")
+        else:
+            what = f"{c.vp} {c.vp_colour} VP" + (f" + {goods_text(c.items)}" if c.items else "")
+        return f"pay {cost}; gain {what}"
 
     def card_text(self, cid: str) -> str:
         """A card's cost and what it gives, in words."""

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 from kamon.games.white_castle import actions as A
-from kamon.games.white_castle.data import COLOURS, RESOURCES
+from kamon.games.white_castle.data import COLOURS, RESOURCES, ROWS, WORKERS, Effect
 from kamon.games.white_castle.effects import effect_text
-from kamon.games.white_castle.names import words
+from kamon.games.white_castle.names import LOC_NAMES, SPACE_NAMES, words
 from kamon.games.white_castle.placement import PlacementRules
 from kamon.games.white_castle.workers import CLIMB_PEARL
+
+# What "done" declines, by the decision it answers (never the notation's word "done").
+_DONE = {"effects": "decline the rest of these effects",
+         "checkpoint": "do not pay: the marker stops before the checkpoint",
+         "blocks": "no (more) card blocks", "outside": "no action Outside the Walls",
+         "courtier": "end the Courtier action", "gardener": "send no gardener",
+         "warrior": "send no warrior", "pay": "do not pay (skip this action)",
+         "row": "perform no personal-domain row"}
+
+
+def _effects(effects: tuple[Effect, ...]) -> str:
+    """A set of effects in words ('nothing' for none)."""
+    return "; ".join(effect_text(e) for e in effects) or "nothing"
 
 
 class Explain(PlacementRules):
@@ -72,66 +85,155 @@ class Explain(PlacementRules):
         return f"{who} places a {kind}"
 
     def _describe(self, aid: int) -> str:
-        """What an action id would do now, with the components' ids."""
+        """What an action id would do now, with the components' ids (worded by `words`):
+        the space, card or choice in the rulebook's names, what it costs and what it gives."""
         text = A.TEXTS[aid]
         f = self.stack[-1] if self.stack else None
         p = f[1] if f else 0
+        kind = f[0] if f else ""
         d = self.data
-        if aid in A.EFFECT_OF and f and f[0] == "effects":
-            return effect_text(f[2][A.EFFECT_OF[aid]])
+        if aid in A.EFFECT_OF and kind == "effects":
+            return effect_text(f[2][A.EFFECT_OF[aid]])  # type: ignore[index]
         if aid in A.BLOCK_OF:
             r, i = A.BLOCK_OF[aid]
-            return "; ".join(effect_text(e) for e in d.card(self.room_cards[r]).blocks[i].effects)
-        if aid in A.CARD_BLOCK_OF and self.clans[p].card:
-            blk = d.card(self.clans[p].card or "").blocks[A.CARD_BLOCK_OF[aid]]
-            return "; ".join(effect_text(e) for e in blk.effects)
+            return (f"{A.ROOMS[r]}, {A.BLOCK_NAMES[r][i]} block ({self.room_cards[r]}): "
+                    + _effects(d.card(self.room_cards[r]).blocks[i].effects))
+        if aid in A.CARD_BLOCK_OF:
+            i = A.CARD_BLOCK_OF[aid]
+            cid = self.clans[p].card
+            if cid and i < len(d.card(cid).blocks):
+                return (f"your action card ({cid}), {('first', 'second', 'third')[i]} block: "
+                        + _effects(d.card(cid).blocks[i].effects))
+            return f"the {('first', 'second', 'third')[i]} block of your action card"
         if aid in A.YARD_OF:
             y = A.YARD_OF[aid]
-            return (f"{d.yard_costs[y]} iron, worth {d.yard_values[y]}: "
-                    + "; ".join(effect_text(e) for e in self.yard_effects[y]))
+            return (f"send a warrior to training yard {y + 1}: pay {d.yard_costs[y]} iron "
+                    f"(worth {d.yard_values[y]}), gain " + _effects(self.yard_effects[y]))
         if aid in A.GARDEN_OF:
-            g = d.gardens[self.garden_cards[A.GARDEN_OF[aid]]]
-            return (f"{g.food} food, {g.cp} CP: " + "; ".join(effect_text(e) for e in g.effects))
+            slot = A.GARDEN_OF[aid]
+            g = d.gardens[self.garden_cards[slot]]
+            if kind == "garden_round":
+                return (f"activate your gardener in the {A.GARDEN_SLOTS[slot]} garden "
+                        f"({g.id}): " + _effects(g.effects))
+            return (f"send a gardener to the {A.GARDEN_SLOTS[slot]} garden ({g.id}): pay "
+                    f"{g.food} food, gain {_effects(g.effects)} ({g.cp} CP at the end)")
         if aid in A.DAIMYO_OF:
-            return "; ".join(effect_text(e) for e in d.daimyo[self.daimyo_card][A.DAIMYO_OF[aid]])
+            s = A.DAIMYO_OF[aid]
+            return (f"slot {s + 1} of the Daimyo's favour ({self.daimyo_card}): "
+                    + _effects(d.daimyo[self.daimyo_card][s]))
         if aid in A.PLACE_OF and self.held is not None:
-            s = A.PLACE_OF[aid]
-            cost = 6 - self.held[1] if s == A.SP_DOMAIN else self.space_cost(s, self.held[1])
-            if cost is None:
-                return text
-            n = abs(cost)
-            coins = f"{n} coin{'s' if n != 1 else ''}"
-            return f"pay {coins}" if cost > 0 else f"gain {coins}" if cost < 0 else "no coins"
+            return self._describe_place(p, A.PLACE_OF[aid])
         if aid in A.TAKE_OF:
             b, end = A.TAKE_OF[aid]
             dice = self.bridges[b]
+            side = ("left", "right")[end]
             if dice:
                 left = end == 0 if len(dice) >= 2 else self.lone_left[b]
                 v = dice[0] if left else dice[-1]
-                return f"the {COLOURS[b]} {v}" + (" (+ Lantern reward)" if left else "")
+                return (f"take the {COLOURS[b]} {v} from the {side} end of the {COLOURS[b]} "
+                        "bridge" + (" (+ the Lantern reward)" if left else ""))
+            return f"take a die from the {side} end of the {COLOURS[b]} bridge"
         if aid in A.DRAFT_OF:
-            pair = self.draft_pairs[A.DRAFT_OF[aid]]
+            i = A.DRAFT_OF[aid]
+            pair = self.draft_pairs[i] if i < len(self.draft_pairs) else None
             if pair:
                 on_take, decree, icon = d.start_resources[pair[0]]
-                return (", ".join(effect_text(e) for e in on_take) + f"; card {pair[1]}"
-                        + (f"; {decree}" if decree else "") + f"; lantern {effect_text(icon)}")
+                return (f"starting pair {i + 1}: gain " + ", ".join(effect_text(e) for e in on_take)
+                        + f"; {pair[1]}" + (f"; {decree}" if decree else "")
+                        + f"; Lantern reward {effect_text(icon)}")
+            return f"starting pair {i + 1}"
+        if aid == A.AUDIENCE:
+            return "audience: pay 2 coins, a courtier goes to the Gate"
         if aid in A.CLIMB_OF:
             src, dst = A.CLIMB_OF[aid]
-            return f"{CLIMB_PEARL[A.LOC_FLOOR[dst] - A.LOC_FLOOR[src]]} pearl"
-        if aid == A.PAY and f and f[0] == "checkpoint":
-            return f"pay {f[3]} seal{'s' if f[3] > 1 else ''}"
+            pearl = CLIMB_PEARL[A.LOC_FLOOR[dst] - A.LOC_FLOOR[src]]
+            head = f"a courtier climbs from {LOC_NAMES[src]} to {LOC_NAMES[dst]}: pay {pearl} pearl, "
+            if dst == len(A.LOCS) - 1:
+                return head + "then a slot of the Daimyo's favour and the Lantern reward"
+            return head + f"take {self.room_cards[dst - 1]} as your action card"
+        if aid in A.WORKER_OF:
+            w = WORKERS[A.WORKER_OF[aid]]
+            return {"courtier": "Courtier action: an audience and/or a climb in the castle",
+                    "gardener": "Gardener action: a gardener to a garden (pay food)",
+                    "warrior": "Warrior action: a warrior to a training yard (pay iron)"}[w]
+        if aid in A.ROW_OF:
+            c = A.ROW_OF[aid]
+            return (f"perform your {COLOURS[c]} personal-domain row as a 6: "
+                    + self._row_gains(p, c))
+        if aid in A.GAIN_OF:
+            return f"gain 1 {RESOURCES[A.GAIN_OF[aid]]}"
+        if aid == A.PAY:
+            if kind == "checkpoint":
+                n = f[3]  # type: ignore[index]
+                return (f"pay {n} seal{'s' if n > 1 else ''} to pass the checkpoint of the "
+                        "Passage of Time")
+            if kind == "pay":
+                cost = " + ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in f[2])  # type: ignore[index]
+                return f"pay {cost} for {effect_text(f[3])}"  # type: ignore[index]
+            return "pay"
         if aid in A.RIVAL_ROOM_OF:
-            return f"discard {self.room_cards[A.RIVAL_ROOM_OF[aid]]} from the castle"
+            r = A.RIVAL_ROOM_OF[aid]
+            return (f"the rival's courtier climbs to {A.ROOMS[r]}: discard "
+                    f"{self.room_cards[r]} from the castle")
         if aid in A.RIVAL_GARDEN_OF:
-            g = d.gardens[self.garden_cards[A.RIVAL_GARDEN_OF[aid]]]
-            return f"{g.id}: {g.cp} CP"
+            slot = A.RIVAL_GARDEN_OF[aid]
+            g = d.gardens[self.garden_cards[slot]]
+            return (f"the rival's gardener goes to the {A.GARDEN_SLOTS[slot]} garden "
+                    f"({g.id}: {g.cp} CP)")
         if aid == A.EXCHANGE_COIN:
-            return "1 Daimyo seal → 1 coin"
+            return "exchange 1 Daimyo seal for 1 coin"
         if aid in A.EXCHANGE_RES_OF:
-            return f"2 Daimyo seals → 1 {RESOURCES[A.EXCHANGE_RES_OF[aid]]}"
+            return f"exchange 2 Daimyo seals for 1 {RESOURCES[A.EXCHANGE_RES_OF[aid]]}"
         if aid == A.DONE:
-            return "decline / finish"
+            return _DONE.get(kind, "decline / finish")
         return text
+
+    def _describe_place(self, p: int, s: int) -> str:
+        """What placing the held die on space s pays or gains, and the action it sets off."""
+        assert self.held is not None
+        b, v, _ = self.held
+        cost = 6 - v if s == A.SP_DOMAIN else self.space_cost(s, v)
+        where = (f"your personal domain ({COLOURS[b]} row)" if s == A.SP_DOMAIN
+                 else SPACE_NAMES[s])
+        head = f"place the {COLOURS[b]} {v} on {where}"
+        if cost is None:
+            return head
+        n = abs(cost)
+        coins = f"{n} coin{'s' if n != 1 else ''}"
+        head += f": pay {coins}" if cost > 0 else f": gain {coins}" if cost < 0 else ": free"
+        d = self.data
+        if s < 5:
+            card = d.card(self.room_cards[s])
+            gains = [f"{A.BLOCK_NAMES[s][i]} block ({_effects(card.blocks[i].effects)})"
+                     for i, col in enumerate(self.room_tiles[s]) if col == b]
+            return head + ((", then the " if len(gains) == 1 else ", then any of: the ")
+                           + ", the ".join(gains) if gains
+                           else f" (no {COLOURS[b]} block in this room)")
+        if s < 7:
+            acts = " or ".join(f"a {WORKERS[w].capitalize()} action" for w in d.outside[s - 5])
+            return head + f", then {acts}"
+        if s == A.SP_WELL:
+            effects: list[Effect] = [("gain", (("seal", 1),))]
+            for t in self.well_tiles:
+                effects.extend(d.die_tiles[t][1])
+            return head + ", then " + _effects(tuple(effects))
+        return head + ", then " + self._row_gains(p, b)
+
+    def _row_gains(self, p: int, colour: int) -> str:
+        """What a personal-domain row gives when it fires: its uncovered rewards and the
+        action card's block for the row."""
+        c = self.clans[p]
+        d = self.data
+        uncovered = 5 - c.left[colour]
+        effects = (d.domain_visible[COLOURS[colour]],) + \
+            d.domain_cells[COLOURS[colour]][:uncovered]
+        out = _effects(effects)
+        if c.card:
+            for blk in d.card(c.card).blocks:
+                if ROWS[colour] in blk.rows:
+                    out += f"; action card block: {_effects(blk.effects)}"
+                    break
+        return out
 
     def _why_illegal(self, aid: int) -> str:
         """Why an action id is not legal now, with the components' ids."""

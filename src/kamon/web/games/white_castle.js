@@ -6,6 +6,7 @@
 // stays large enough for a finger. Legal actions are found by their notation (e.g.
 // "take coral left", "block steward1 top") and bound to the element that shows them
 // through ctx.bind (interact.js: a click plays, a tap selects and explains).
+import { choiceWords } from "../interact.js";
 import { castleArea } from "./white_castle/castle.js";
 import { domainArea } from "./white_castle/domains.js";
 import { boardLegend, header, pendingControls } from "./white_castle/header.js";
@@ -50,7 +51,7 @@ export function render(root, payload, ctx) {
   const rest = (payload.legal || []).filter(a => !b.placed.has(a.notation));
   if (rest.length) {
     top.appendChild(html("div", { class: "wc-note",
-      text: `Also possible (see the list of choices): ${rest.map(a => a.notation).join(", ")}` }));
+      text: `Also possible (see the list of choices): ${rest.map(choiceWords).join("; ")}` }));
   }
   top.appendChild(boardLegend());
   root.appendChild(top);
