@@ -71,8 +71,11 @@ export function pendingControls(b) {
   }
   for (const a of b.payload.legal || []) {
     if (a.notation !== "pay" && a.notation !== "done") continue;
-    const btn = html("button", { class: "wc-effect", type: "button",
-                                 text: a.notation === "pay" ? "Pay" : "Done / skip" });
+    // skipping is secondary (dashed, after the rest): it says in words what is given up
+    const skip = a.notation === "done";
+    const words = a.text ? a.text.charAt(0).toUpperCase() + a.text.slice(1) : "Done";
+    const btn = html("button", { class: skip ? "wc-effect wc-skip" : "wc-effect", type: "button",
+                                 text: skip ? words : "Pay" });
     btn.setAttribute("data-explain", a.text || a.notation);
     b.bind(btn, a.notation);
     box.appendChild(btn);
