@@ -42,11 +42,13 @@ class Agent(Protocol):
 
 @dataclass(frozen=True)
 class Level:
-    """A named difficulty: what it is, in words, and how to build it from a seed."""
+    """A named difficulty: what it is (`summary`, the technical line), what it is to a
+    player (`words`, plain words), and how to build it from a seed."""
 
     name: str
     summary: str
     build: Callable[[int], Agent]
+    words: str = ""
 
 
 def _named(agent: Agent, name: str) -> Agent:
@@ -92,14 +94,21 @@ HARD_ITERATIONS = 16200  # about 0.8 CPU s per decision on one core, stopping on
 EXPERT_SECONDS = 3.0  # wall-clock seconds per decision
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", f"greedy, {EASY_EPSILON:.0%} of decisions at random", _easy),
-    "normal": Level("normal", "greedy (the game's lookahead and evaluation)", _normal),
+    "easy": Level("easy", f"greedy, {EASY_EPSILON:.0%} of decisions at random", _easy,
+                  f"a beginner: plays sensibly, but makes a random move one time in "
+                  f"{round(1 / EASY_EPSILON)}"),
+    "normal": Level("normal", "greedy (the game's lookahead and evaluation)", _normal,
+                    "plays sensibly: takes the move that looks best a short way ahead, "
+                    "within its own turn"),
     "hard": Level("hard", f"ISMCTS with greedy priors, {HARD_ITERATIONS:,} reference "
                           "iterations a decision (a game divides them by its iteration "
-                          "cost: under 1 s on one core)", _hard),
+                          "cost: under 1 s on one core)", _hard,
+                  "plays well: tries out many ways the game could go, thinking up to "
+                  "about a second a move"),
     "expert": Level("expert", f"ISMCTS with greedy priors, {EXPERT_SECONDS:g} s (wall clock) "
                               "per decision: the strongest; not reproducible from the seed",
-                    _expert),
+                    _expert, f"the strongest: thinks {EXPERT_SECONDS:g} seconds a move (a "
+                             "faster computer makes it stronger)"),
 }
 
 AGENTS: dict[str, Callable[[int], Agent]] = {
@@ -118,6 +127,17 @@ def level_summaries(state: State) -> dict[str, str]:
     out["hard"] = (f"ISMCTS with greedy priors, {scaled_budget(HARD_ITERATIONS, weight):,} "
                    "iterations per decision at most (it stops once the move is decided)")
     return out
+
+
+# What the seat kinds that are not levels are, in plain words (the lobby's first line).
+OTHER_WORDS = {"human": "a person: you send them an invite link",
+               "random": "no strategy at all: any legal move, at random"}
+
+
+def level_words() -> dict[str, str]:
+    """Each level in plain words, for a player choosing an opponent (the lobby's first
+    line under a seat, `kamon games`); `level_summaries` is the technical line."""
+    return {name: level.words for name, level in LEVELS.items()}
 
 
 def make_agent(name: str, seed: int, *, game: str | None = None) -> Agent:
@@ -146,5 +166,6 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return Rng((game_seed * 0x2545F4914F6CDD1D + seat + 1) & ((1 << 64) - 1)).next_u64()
 
 
-__all__ = ["AGENTS", "EXPERT_SECONDS", "LEVELS", "Agent", "GreedyAgent", "Level", "MCTSAgent",
-           "RandomAgent", "agent_seed", "agent_spec", "level_summaries", "make_agent"]
+__all__ = ["AGENTS", "EXPERT_SECONDS", "LEVELS", "OTHER_WORDS", "Agent", "GreedyAgent", "Level",
+           "MCTSAgent", "RandomAgent", "agent_seed", "agent_spec", "level_summaries",
+           "level_words", "make_agent"]

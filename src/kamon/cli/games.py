@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from kamon.agents import level_summaries
+from kamon.agents import level_summaries, level_words
 from kamon.cli.app import (
     app,
     friendly_errors,
@@ -25,5 +25,7 @@ def list_games() -> None:
             console.print(Text.assemble(
                 (name, "bold"), f"  {game.title}, {counts} players; "
                 f"options: {', '.join(game.options) or 'none'}"))
+            words = level_words()
             for level, text in level_summaries(game.new_game(game.min_players, 0)).items():
-                console.print(Text(f"  level {level}: {text}", style="dim"))
+                console.print(Text.assemble(f"  level {level}: {words[level]}",
+                                            (f"  ({text})", "dim")))

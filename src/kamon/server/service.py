@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kamon.agents import AGENTS, LEVELS, level_summaries
+from kamon.agents import AGENTS, LEVELS, OTHER_WORDS, level_summaries, level_words
 from kamon.core.errors import IllegalAction, KamonError
 from kamon.core.protocol import Game, State
 from kamon.core.record import GameRecord
@@ -273,7 +273,9 @@ class GameService:
     # --- the catalogue -------------------------------------------------------------
 
     def catalog(self) -> dict[str, Any]:
-        """What can be created: games, player counts, web options, seat kinds."""
+        """What can be created: games, player counts, web options, seat kinds. Each bot
+        level has its plain `words` (what a player reads first) and its technical `summary`
+        (per game under `levels`)."""
         games = []
         for name in GAMES:
             g = get_game(name)
@@ -285,11 +287,16 @@ class GameService:
                 "options": {k: {"type": t.__name__, "help": str(g.options.get(k, ""))}
                             for k, t in WEB_OPTIONS[name].items()},
                 "levels": level_summaries(g.new_game(g.min_players, 0)),
+                "level_words": level_words(),
             })
-        seats = [{"kind": "human", "summary": "a person, through an invite link"}]
-        seats += [{"kind": k, "summary": LEVELS[k].summary} for k in LEVELS]
-        seats += [{"kind": "random", "summary": "a uniformly random legal move"}]
-        seats += [{"kind": k, "summary": a.summary()} for k, a in self.agents.items()]
+        words = level_words()
+        seats = [{"kind": "human", "summary": "a person, through an invite link",
+                  "words": OTHER_WORDS["human"]}]
+        seats += [{"kind": k, "summary": LEVELS[k].summary, "words": words[k]} for k in LEVELS]
+        seats += [{"kind": "random", "summary": "a uniformly random legal move",
+                   "words": OTHER_WORDS["random"]}]
+        seats += [{"kind": k, "summary": a.summary(), "words": "a bot plugged in by this "
+                   "server's operator"} for k, a in self.agents.items()]
         return {"games": games, "seats": seats, "seed_policy": SEED_POLICY}
 
     # --- create --------------------------------------------------------------------

@@ -1,5 +1,34 @@
-// The lobby: create a game, the games this browser holds seats in, join by link.
+// The lobby: each game presented (picture, players, length, what it is about, its Help),
+// create a game, the games this browser holds seats in, join by link.
 import { api, el, forgetGame, myGames, rememberGame } from "./api.js";
+import { legalSample, reconMarkInline } from "./marks.js";
+
+// Each game as the lobby presents it. The pitch retells the rulebook's introduction; the
+// length is the box's figure where the rulebook gives one (I, Clansman: 90 minutes; The
+// White Castle's gives none) and the decisions a player makes in kamon, measured with
+// `kamon simulate GAME --players 4 --games 20 --agents normal` (seeds 0-19): The White
+// Castle 222 decisions a game (solo: 57), I, Clansman 301.
+const PRESENT = {
+  "white-castle": {
+    picture: "/static/lobby-white-castle.svg",
+    pitch: "Japan, 1761: minor clans seek the favour of the Sakai daimyo at Himeji, the "
+      + "White Heron castle. Take dice from the three bridges to place your family at every "
+      + "level of the court: courtiers in the castle, warriors, and gardeners in its gardens.",
+    players: "1–4 (1: solo against the Tokugawa rival)",
+    length: "3 rounds of 3 turns each; about 55 decisions per player in kamon "
+      + "(the rulebook gives no playing time)",
+    help: "white_castle",
+  },
+  "clansman": {
+    picture: "/static/lobby-clansman.svg",
+    pitch: "Ancient Japan, the 4th to the 7th Century: you are a Gozoku, lord of a great "
+      + "clan of the Yamato Kingdom. Over 16 generations marry your daughters into clans, "
+      + "produce, and earn Victory Points by strengthening the kingdom.",
+    players: "4 (2–3: an unofficial small-table variant)",
+    length: "about 90 minutes (the box); 16 rounds, about 75 decisions per player in kamon",
+    help: "clansman",
+  },
+};
 
 // The choices of the options that take one, as [value, words]; the first is the default.
 const CHOICES = {
@@ -30,7 +59,17 @@ function currentGame() {
   return catalog.games.find(g => g.name === $("game-select").value);
 }
 
-/** What the server says of a seat kind, for the selected game when it says so per game. */
+/** A seat kind in plain words (the server's), for the selected game when it says so. */
+function words(kind) {
+  const g = currentGame();
+  const own = g && g.level_words && g.level_words[kind];
+  if (own) return own;
+  const s = catalog.seats.find(x => x.kind === kind);
+  return s ? s.words || s.summary : "";
+}
+
+/** What the server says of a seat kind technically, for the selected game when it says so
+ *  per game (the tooltip and the second line under a seat). */
 function summary(kind) {
   const g = currentGame();
   const own = g && g.levels && g.levels[kind];
@@ -56,7 +95,7 @@ function fillPlayers() {
 }
 
 /** One seat choice per player: the first a human, the others bots by default; under each,
- *  what the chosen kind is (the server's words). */
+ *  what the chosen kind is (the server's words): plain words, then how it works. */
 function fillSeats() {
   const n = Number($("players-select").value);
   const box = $("seats");
@@ -68,13 +107,18 @@ function fillSeats() {
         ? "human (invite link)" : `bot: ${s.kind}` }));
     }
     sel.value = i === 0 ? "human" : "normal";
+    const plain = el("small", { class: "seat-words", id: `seat-${i}-words` });
     const help = el("small", { class: "seat-help", id: `seat-${i}-help` });
-    const say = () => { help.textContent = summary(sel.value); };
+    const say = () => {
+      plain.textContent = words(sel.value);
+      help.textContent = summary(sel.value);
+      help.hidden = !help.textContent || help.textContent === plain.textContent;
+    };
     sel.addEventListener("change", say);
     sel.addEventListener("change", updateSeedField);
     say();
     box.append(el("label", { class: "field" }, el("span", { class: "field-words",
-      text: `Seat ${i + 1}` }), sel), help);
+      text: `Seat ${i + 1}` }), sel), plain, help);
   }
   updateSeedField();
 }
@@ -272,6 +316,82 @@ function join(event) {
   location.href = url.pathname + url.search;
 }
 
+/** The picture of a glossary symbol in the lobby's Help: a shared mark, or its characters. */
+function symbol(name) {
+  if (name === "legal") return legalSample();
+  if (name === "recon") return reconMarkInline();
+  return el("span", { class: "glyph", text: name });
+}
+
+/** Open the Help of a game: its rules in short and its glossary (the play page's Help
+ *  content, help/*.js, without the walkthrough that needs a board). */
+async function openHelp(name) {
+  const g = catalog && catalog.games.find(x => x.name === name);
+  const info = PRESENT[name];
+  if (!g || !info) return;
+  const body = $("help-body");
+  $("help-title").textContent = `${g.title}: help`;
+  body.replaceChildren("The help is loading…");
+  if (!$("help").open) $("help").showModal();
+  let content;
+  try { content = await import(`./help/${info.help}.js`); } catch (e) {
+    body.replaceChildren(el("p", { class: "error", text: "the help could not be loaded" }));
+    return;
+  }
+  body.replaceChildren(el("h3", { text: "Rules in short" }));
+  for (const [head, text] of content.RULES) {
+    body.append(el("p", {}, el("strong", { text: `${head}. ` }), text));
+  }
+  body.append(el("p", { class: "muted", text: "A summary in kamon's words; the printed "
+    + "rulebook is the authority. The play page's Help also walks you through your first "
+    + "decisions." }));
+  body.append(el("h3", { text: "Glossary" }));
+  const dl = el("dl", { class: "glossary" });
+  for (const [sym, term, meaning] of content.GLOSSARY) {
+    dl.append(el("dt", {}, symbol(sym), ` ${term}`), el("dd", { text: meaning }));
+  }
+  body.append(dl);
+  body.dataset.game = name;
+}
+
+/** The Help a link asks for (#help-GAME), if any. */
+function helpFromHash() {
+  const m = location.hash.match(/^#help-([\w-]+)$/);
+  if (m) openHelp(m[1]);
+}
+
+/** Choose a game in the New game form and bring the form into view. */
+function chooseGame(name) {
+  $("game-select").value = name;
+  fillPlayers();
+  $("new-game").scrollIntoView({ block: "start" });
+  $("game-select").focus({ preventScroll: true });
+}
+
+/** Each game presented: picture, title, pitch, players, length, its Help and a button
+ *  that chooses it in the form. */
+function showGames() {
+  const box = $("game-cards");
+  box.replaceChildren();
+  for (const g of catalog.games) {
+    const info = PRESENT[g.name];
+    if (!info) continue;
+    box.append(el("article", { class: "game-card", "data-game": g.name },
+      el("img", { src: info.picture, alt: `${g.title}: a picture of the game`, width: 128,
+                  height: 96, class: "game-picture" }),
+      el("div", {},
+        el("h3", { text: g.title }),
+        el("p", { class: "pitch", text: info.pitch }),
+        el("dl", { class: "game-facts" },
+          el("dt", { text: "Players" }), el("dd", { class: "game-players", text: info.players }),
+          el("dt", { text: "Length" }), el("dd", { class: "game-length", text: info.length }))),
+      el("div", { class: "game-links" },
+        el("a", { href: `#help-${g.name}`, class: "game-help", text: "Help: the rules in short" }),
+        el("button", { type: "button", class: "choose", text: `New game of ${g.title}`,
+                       onclick: () => chooseGame(g.name) }))));
+  }
+}
+
 /** Start the lobby: the catalogue, the form for the selected game, the games kept here. */
 async function main() {
   try { catalog = await api("/api/catalog"); } catch (e) {
@@ -282,6 +402,14 @@ async function main() {
   sel.addEventListener("change", fillPlayers);
   $("players-select").addEventListener("change", () => { fillSeats(); fillOptions(); });
   fillPlayers();
+  showGames();
+  $("help-close").addEventListener("click", () => $("help").close());
+  $("help").addEventListener("click", e => { if (e.target === $("help")) $("help").close(); });
+  $("help").addEventListener("close", () => {
+    if (location.hash.startsWith("#help-")) history.replaceState(null, "", location.pathname);
+  });
+  addEventListener("hashchange", helpFromHash);
+  helpFromHash();
   $("create-form").addEventListener("submit", create);
   $("join-form").addEventListener("submit", join);
   showMyGames();
