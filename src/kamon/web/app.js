@@ -179,6 +179,47 @@ function showActions() {
   $("undo").hidden = !usable;
 }
 
+let dockOpen = true;     // the phone's decision bar shows its choices (reopened each decision)
+
+/** The phone's docked decision bar (hidden by the stylesheet on wider screens): while this
+ *  seat decides, the decision in words and its choices (the list's, words as labels, a
+ *  skip last and secondary) at the bottom of the screen, collapsible to one line. */
+function showDock(deciding) {
+  const bar = $("decision-bar");
+  const ordered = [...payload.legal.filter(a => !isSkip(a)), ...payload.legal.filter(isSkip)];
+  if (!deciding || !ordered.length) {
+    bar.hidden = true;
+    document.body.classList.remove("has-dock");
+    return;
+  }
+  dockOpen = true;  // a new position: open again
+  $("dock-text").replaceChildren(el("strong", { text: "Your turn: " }), payload.decision || "");
+  $("dock-choices").replaceChildren(...ordered.map(a => el("li", {}, el("button", {
+    type: "button", class: isSkip(a) ? "dock-choice skip" : "dock-choice",
+    "data-action-id": a.id, title: `notation: ${a.notation}`, onclick: () => act(a.id),
+  }, choiceWords(a)))));
+  bar.hidden = false;
+  $("dock-choices").scrollTop = 0;  // the first choice first (once the bar has a box)
+  document.body.classList.add("has-dock");
+  dockShape(ordered.length);
+}
+
+/** Open or fold the decision bar (the toggle says what it will do). */
+function dockShape(count = $("dock-choices").children.length) {
+  const bar = $("decision-bar");
+  bar.classList.toggle("folded", !dockOpen);
+  $("dock-toggle").textContent = dockOpen ? "Hide" : `Choices (${count})`;
+  $("dock-toggle").setAttribute("aria-expanded", String(dockOpen));
+  dockHeight();
+}
+
+/** The page leaves room under the board for the bar (its height in --dock-h). */
+function dockHeight() {
+  const bar = $("decision-bar");
+  const h = bar.hidden ? 0 : Math.ceil(bar.getBoundingClientRect().height);
+  document.documentElement.style.setProperty("--dock-h", `${h}px`);
+}
+
 /** Whether this seat may take back its last decision now (the server says so, and no
  *  write of this page is on its way). */
 function undoUsable() {
@@ -280,6 +321,8 @@ function show(next, redraw = false) {
   showLog();
   showEndgame(payload, gameId, token);
   showExplain();
+  showDock(deciding);
+  if (deciding) $("actions").closest(".side").scrollTop = 0;
   follow(deciding);
 }
 
@@ -377,6 +420,8 @@ async function main() {
   document.addEventListener("mouseover", explainFrom);
   document.addEventListener("click", explainFrom);
   $("undo").addEventListener("click", undo);
+  $("dock-toggle").addEventListener("click", () => { dockOpen = !dockOpen; dockShape(); });
+  new ResizeObserver(dockHeight).observe($("decision-bar"));
   setupAlerts();
   try { await refresh(); } catch (e) {
     showPageError(e);

@@ -2,8 +2,8 @@
 // each new position in which this seat decides, the page looks at the decision's part of
 // the board: the board areas ([data-area]) that hold its targets (the seal exchanges, free
 // at every decision, aside). It scrolls there only when
-//   - no target of the decision is in the window (a player who can see a choice is left
-//     alone), and
+//   - the decision's first target (skips aside) is not in the window (a player who can
+//     see it is left alone), and
 //   - the decision moved to another part of the board, or it stayed in the same part and
 //     the player did not scroll away from it by themselves (then it went out of the window
 //     because the board changed, not because the player looked elsewhere on purpose), and
@@ -31,17 +31,24 @@ for (const type of ["wheel", "touchmove"]) {
 addEventListener("keydown", e => { if (SCROLL_KEYS.has(e.key) && !e.target.closest?.(".legal")) scrolled(); },
                  { capture: true });
 
-/** The decision's targets on the board (free actions aside). */
+/** The decision's targets on the board (free actions and skips aside), in page order. */
 function targets() {
   return [...document.querySelectorAll("#board .legal[data-action-id]")]
-    .filter(e => !e.closest("[data-free]") && e.getClientRects().length);
+    .filter(e => !e.closest("[data-free]") && !e.classList.contains("skip")
+                 && e.getClientRects().length);
 }
 
-/** The visible band of the window: below the sticky status line, above the touch bar. */
+/** The visible band of the window: below the sticky status line, above the bars docked
+ *  at the bottom (the phone's decision bar, the touch bar). */
 function band() {
   const status = document.getElementById("status").getBoundingClientRect();
-  const bar = document.getElementById("confirm-bar");
-  const bottom = bar.hidden ? innerHeight : bar.getBoundingClientRect().top;
+  let bottom = innerHeight;
+  for (const id of ["confirm-bar", "decision-bar"]) {
+    const bar = document.getElementById(id);
+    if (bar && !bar.hidden && bar.getClientRects().length) {
+      bottom = Math.min(bottom, bar.getBoundingClientRect().top);
+    }
+  }
   return { top: Math.max(0, status.bottom), bottom };
 }
 
@@ -56,7 +63,7 @@ function someInView(list) {
 }
 
 /** Scroll so the decision's targets fill the band (centred if they fit, else the first
- *  at its top). */
+ *  in page order at its top: the first target is always brought into view). */
 function scrollTo(list) {
   const { top, bottom } = band();
   const rects = list.map(e => e.getBoundingClientRect());
@@ -64,7 +71,7 @@ function scrollTo(list) {
   const hi = Math.max(...rects.map(r => r.bottom));
   const room = bottom - top;
   const shift = hi - lo <= room - 32 ? (lo + hi) / 2 - (top + bottom) / 2
-    : rects.sort((a, b) => a.top - b.top)[0].top - top - 16;
+    : rects[0].top - top - 16;
   const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
   window.scrollTo({ top: scrollY + shift, behavior: smooth ? "smooth" : "auto" });
 }
@@ -84,7 +91,7 @@ export function follow(deciding) {
   if (away) return;
   const check = () => {
     const now = targets();
-    if (!now.length || someInView(now)) return;
+    if (!now.length || someInView(now.slice(0, 1))) return;
     const wait = lastUse + QUIET_MS - performance.now();
     if (wait > 0) { timer = setTimeout(check, wait + 20); return; }
     scrollTo(now);
