@@ -105,6 +105,16 @@ def parse_agents(text: str) -> list[str]:
     return [agent_spec(a) for a in text.split(",") if a.strip()]
 
 
+def seat_agents(text: str | None, players: int) -> list[str]:
+    """One agent per seat from --agents (default random; one name fills every seat)."""
+    names = parse_agents(text or "random")
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise KamonError(f"--agents names {len(names)} agents for {players} players")
+    return names
+
+
 def check_agents(specs: Sequence[str], game: Game) -> dict[str, str]:
     """Build every agent once, plug-ins fitted to the game, before any game starts (a
     KamonError for the first that fails); the name each goes by in tables."""

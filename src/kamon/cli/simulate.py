@@ -32,7 +32,7 @@ from kamon.cli.shared import (
     effective_options,
     games_progress,
     new_game,
-    parse_agents,
+    seat_agents,
     seat_text,
 )
 from kamon.core.errors import KamonError
@@ -169,11 +169,7 @@ def simulate(
         if out is not None and out.suffix.lower() not in (".parquet", ".csv", ".jsonl"):
             raise KamonError(f"--out {out}: write .parquet or .csv (results, one row per game "
                              "and seat) or .jsonl (game records)")
-        names = parse_agents(agents or "random")
-        if len(names) == 1:
-            names = names * players
-        if len(names) != players:
-            raise KamonError(f"--agents names {len(names)} agents for {players} players")
+        names = seat_agents(agents, players)
         labels = check_agents(names, game)  # unknown names, plug-ins that do not load or fit
         opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
                              variant)

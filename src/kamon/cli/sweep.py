@@ -24,7 +24,7 @@ from kamon.cli.app import (
     friendly_errors,
     make_console,
 )
-from kamon.cli.shared import build_options, check_agents, games_progress, parse_agents
+from kamon.cli.shared import build_options, check_agents, games_progress, seat_agents
 from kamon.core.errors import KamonError
 from kamon.games import get_game
 from kamon.sim.backends import check_backend, default_jobs, open_backend
@@ -80,11 +80,7 @@ def sweep(
         varies = [parse_vary(v) for v in vary]
         metrics = [m.strip() for ms in metric or [] for m in ms.split(",") if m.strip()]
         targets = parse_targets(target or [])
-        names = parse_agents(agents or "random")
-        if len(names) == 1:
-            names = names * players
-        if len(names) != players:
-            raise KamonError(f"--agents names {len(names)} agents for {players} players")
+        names = seat_agents(agents, players)
         check_agents(names, game)
         opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
                              variant)

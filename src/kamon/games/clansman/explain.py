@@ -240,26 +240,29 @@ class Explain(StateBase):
     def _cost_and_gain(self, cid: str) -> str:
         """'pay 2 workers + 1 soldier; gain 4 military VP + 1 mirror' for a card."""
         c = self.data.cards[cid]
-        cost = " or ".join(goods_text(x) for x in c.costs)
+        what = _gives(c)
         if c.type == "clan":
-            what = "a clan card for your row: " + uses_text(c)
-        elif c.type == "kofun":
-            what = (f"{c.vp} {c.vp_colour} VP, Mirrors held go under it "
-                    f"({c.mirror_vp_each} VP each)")
-        else:
-            what = f"{c.vp} {c.vp_colour} VP" + (f" + {goods_text(c.items)}" if c.items else "")
-        return f"pay {cost}; gain {what}"
+            what = "a clan card for your row: " + what
+        return f"pay {_cost(c)}; gain {what}"
 
     def card_text(self, cid: str) -> str:
         """A card's cost and what it gives, in words."""
         c = self.data.cards[cid]
-        cost = " or ".join(goods_text(x) for x in c.costs)
-        if c.type == "clan":
-            what = "clan: " + uses_text(c)
-        elif c.type == "kofun":
-            what = (f"Kofun: {c.vp} {c.vp_colour} VP, Mirrors held go under it "
-                    f"({c.mirror_vp_each} VP each)")
-        else:
-            what = f"{c.vp} {c.vp_colour} VP" + (f" + {goods_text(c.items)}" if c.items else "")
+        what = {"clan": "clan: ", "kofun": "Kofun: "}.get(c.type, "") + _gives(c)
         note = f" [{c.weak}]" if c.weak else ""
-        return f"{c.name}: cost {cost}; {what}{note}"
+        return f"{c.name}: cost {_cost(c)}; {what}{note}"
+
+
+def _cost(c: Card) -> str:
+    """A card's printed cost(s) in words ('2 workers + 1 soldier or 3 workers')."""
+    return " or ".join(goods_text(x) for x in c.costs)
+
+
+def _gives(c: Card) -> str:
+    """What a card gives, in words: a clan card its uses, a Kofun its VP and Mirrors, any
+    other its VP and items."""
+    if c.type == "clan":
+        return uses_text(c)
+    if c.type == "kofun":
+        return f"{c.vp} {c.vp_colour} VP, Mirrors held go under it ({c.mirror_vp_each} VP each)"
+    return f"{c.vp} {c.vp_colour} VP" + (f" + {goods_text(c.items)}" if c.items else "")
