@@ -1,4 +1,5 @@
 // I, Clansman in short, in kamon's own words: the rules and the glossary of the board.
+import { areaTitled, box, figure, s, t } from "./draw.js";
 
 /** The rules in short: [heading, paragraph] pairs. */
 export const RULES = [
@@ -46,3 +47,103 @@ export const GLOSSARY = [
 
 /** No walkthrough for this game yet. */
 export const WALKTHROUGH = [];
+
+// --- the diagrams beside the rules (help/draw.js), and the table's parts each one names:
+// [label, finder(payload) -> the element of the board, or null when it is not drawn]
+const CARD = "#fffdf5";
+const mine = p => `[data-area="gozoku-${p && p.you !== null ? p.you : 0}"]`;
+
+/** A small card: its band and name. */
+function card(x, y, band, name, fill = "#8d6e63") {
+  return s("g", {}, s("rect", { x, y, width: 44, height: 56, rx: 4, fill: CARD, stroke: "#8a7a5c" }),
+    s("rect", { x, y, width: 44, height: 12, rx: 3, fill }),
+    bandText(x + 3, y + 9, band), t(x + 3, y + 26, name, true));
+}
+
+/** A card band's words, light on the band's colour. */
+function bandText(x, y, words) {
+  const node = t(x, y, words, true);
+  node.setAttribute("fill", "#fff");
+  return node;
+}
+
+/** The table: the centre and the Gozoku around it. */
+function drawTable() {
+  return figure("I, Clansman's table: the centre and each Gozoku's tableau", 220, 150,
+    box("Centre", 55, 40, 110, 70, "#f3e6c4", "Supply, Princes, Bank"),
+    box("Your tableau", 55, 115, 110, 30, "#dbe7f7"),
+    box("Gozoku", 5, 40, 46, 70, "#f4dde7"),
+    box("Gozoku", 169, 40, 46, 70, "#e0f0ec"),
+    box("Gozoku", 55, 5, 110, 30, "#f7e3cf"));
+}
+
+/** A round: the Supply, the Royal Princes, a daughter on a clan card. */
+function drawRound() {
+  return figure("A round: the Supply, the Royal Princes and a daughter marrying", 220, 150,
+    s("g", { class: "hd-part", "data-part": "Supply" }, t(5, 12, "Supply"),
+      card(5, 18, "Clan", "obtain"), card(53, 18, "Mission", "VPs", "#2e7d32")),
+    s("g", { class: "hd-part", "data-part": "Royal Princes" }, t(120, 12, "Royal Princes"),
+      card(120, 18, "Prince", "", "#b8860b"), card(168, 18, "Prince", "", "#b8860b")),
+    s("g", { class: "hd-part", "data-part": "Daughter on a clan card" },
+      t(56, 100, "Daughter on a clan card"),
+      card(5, 86, "Clan", "yours"), s("circle", { cx: 42, cy: 92, r: 7, fill: "#2f6fdb" }),
+      t(39, 96, "♀"),
+      t(56, 114, "own: free; else 1 Tadokoro", true)));
+}
+
+/** Production: Tadokoro give workers, clan cards convert, a card is obtained. */
+function drawProduction() {
+  const worker = (x, y) => s("circle", { cx: x, cy: y, r: 6, fill: "#a1887f", stroke: "#5d4037" });
+  return figure("Production: Tadokoro give workers, a clan card converts, a card is obtained",
+    220, 150,
+    box("Tadokoro", 5, 5, 70, 40, "#8bc34a", "1 worker each"),
+    worker(104, 25), worker(118, 25), worker(132, 25),
+    s("path", { d: "M78,25 h14 M92,25 l-4,-3 M92,25 l-4,3", stroke: "#333" }),
+    box("Clan card", 5, 55, 100, 40, CARD, "2 workers → soldier"),
+    box("Pool", 110, 55, 105, 40, "#f6efdc", "this turn only"),
+    box("Obtain a card", 5, 105, 95, 40, "#dff0dc", "pay its cost"),
+    box("Bank: F / G", 110, 105, 105, 40, "#eee", "Tadokoro instead"));
+}
+
+/** What is kept between turns. */
+function drawKept() {
+  const chip = (x, fill, name) => s("g", {}, s("rect", { x, y: 30, width: 64, height: 20, rx: 10,
+    fill }), t(x + 8, 44, name));
+  return figure("What is kept: Iron, Statues and Mirrors; the rest vanishes", 220, 150,
+    s("g", { class: "hd-part", "data-part": "Kept tokens" }, t(5, 18, "Kept tokens"),
+      chip(5, "#90a4ae", "Iron"), chip(75, "#bcaaa4", "Statue"), chip(145, "#b0bec5", "Mirror")),
+    s("g", { class: "hd-part", "data-part": "Vanishes" }, t(5, 82, "Vanishes at the turn's end"),
+      t(5, 98, "workers, soldiers, architects, monks,", true),
+      t(5, 110, "bureaucrats, cloth, fish, pork, pots, horses", true)));
+}
+
+/** The Expert game's cards. */
+function drawExpert() {
+  return figure("The Expert game: Kofun and Emperor cards", 220, 150,
+    s("g", { class: "hd-part", "data-part": "Kofun" }, t(5, 12, "Kofun"),
+      card(5, 18, "Kofun", "Mirrors", "#4e5d2f")),
+    s("g", { class: "hd-part", "data-part": "Emperor cards" }, t(110, 12, "Emperor cards"),
+      card(110, 18, "Emperor", "4th", "#6a1b9a"), card(158, 18, "Emperor", "5th", "#6a1b9a")),
+    t(5, 100, "one Kofun per player; 2 VPs a Mirror under it", true),
+    t(5, 114, "one Emperor card per Century changes its rules", true));
+}
+
+/** Each rules section's diagram and the table parts it names (by RULES heading). */
+export const FIGURES = {
+  "The aim": { draw: drawTable, show: [
+    ["Centre", () => document.querySelector('#board [data-area="centre"]')],
+    ["Your tableau", p => document.querySelector(`#board ${mine(p)}`)]] },
+  "A round": { draw: drawRound, show: [
+    ["Supply", areaTitled("Supply")],
+    ["Royal Princes", areaTitled("Royal Princes")],
+    ["Your clan cards", p => areaTitled("Clan cards", mine(p))()]] },
+  "Production": { draw: drawProduction, show: [
+    ["Your clan cards", p => areaTitled("Clan cards", mine(p))()],
+    ["Bank: F / G", areaTitled("Bank")],
+    ["Heroes", areaTitled("Heroes")]] },
+  "What is kept": { draw: drawKept, show: [
+    ["Your tokens", p => document.querySelector(`#board ${mine(p)} .cm-panel-head`)]] },
+  "Expert game": { draw: drawExpert, show: [
+    ["Kofun", areaTitled("Kofun")],
+    ["Emperor cards", areaTitled("Emperor cards")]] },
+};
