@@ -11,7 +11,7 @@ from typing import Any
 from kamon.core.protocol import State
 from kamon.games import get_game
 from kamon.server.errors import ServiceError
-from kamon.server.service import SEED_POLICY, GameService
+from kamon.server.service import SEED_POLICY, GameService, player_name, seat_player
 
 MAX_LISTED = 50  # open games in the list (newest first)
 
@@ -93,8 +93,9 @@ def list_open(service: GameService) -> dict[str, Any]:
         entry["title"] = get_game(entry["game"]).title
         entry["options"] = dict(loaded.row.options)
         entry["moves"] = len(loaded.moves)
-        entry["seats"] = [{"seat": s.seat, "name": state.name(s.seat), "kind": s.kind,
-                           "level": s.level, "free": s.seat in entry["free"]}
+        entry["seats"] = [{"seat": s.seat, "name": state.name(s.seat),
+                           "player": seat_player(s), "kind": s.kind, "level": s.level,
+                           "free": s.seat in entry["free"]}
                           for s in loaded.seats]
         out.append(entry)
     return {"games": out}
@@ -102,13 +103,15 @@ def list_open(service: GameService) -> dict[str, Any]:
 
 def join(service: GameService, game_id: str, body: Any) -> dict[str, Any]:
     """Take a free seat of a public game ({"seat": n} for a given one, else the first
-    free): the seat's token and link. Refused if the game is unknown, not public, over,
-    or its seats (that seat) are taken — and then nothing changes."""
+    free; "name": the player's name on it): the seat's token and link. Refused if the
+    game is unknown, not public, over, or its seats (that seat) are taken, or the name is
+    not one — and then nothing changes."""
     if not isinstance(body, dict):
         raise ServiceError(400, "the request body must be a JSON object")
     want = body.get("seat")
     if want is not None and (not isinstance(want, int) or isinstance(want, bool)):
         raise ServiceError(400, "'seat' must be a seat number")
+    name = player_name(body.get("name"))
     store = service.store
     lock = " FOR UPDATE" if store.dialect == "postgresql" else ""
 
@@ -146,7 +149,9 @@ def join(service: GameService, game_id: str, body: Any) -> dict[str, Any]:
     if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
         raise ServiceError(404, f"no game {str(game_id)[:40]!r}")
     seat, token = store.write(take, f"join game {game_id}")
+    if name is not None:
+        service.name_seat(game_id, seat, name)
     state = _names(service, game_id)
     return {"id": game_id, "seat": seat,
             "name": state.name(seat) if state is not None else f"seat {seat + 1}",
-            "token": token, "link": f"/play/{game_id}?token={token}"}
+            "player": name, "token": token, "link": f"/play/{game_id}?token={token}"}

@@ -1,5 +1,6 @@
 """Rematch: a finished game's table plays again with a new deal — same game, options and
-seats, each human acting with the same token (no new secret is stored). The seed is the
+seats, each human acting with the same token (no new secret is stored) and keeping the
+name it had; a seat that asks with a name (and had none there yet) takes it. The seed is the
 server's unless the finished game was a practice game and the request chooses one. One
 finished game has at most one rematch, however many ask at once.
 """
@@ -11,7 +12,7 @@ from typing import Any
 
 from kamon.core.errors import KamonError
 from kamon.server.errors import ServiceError
-from kamon.server.service import GameService, is_int
+from kamon.server.service import GameService, is_int, player_name, seat_player
 from kamon.server.store import MAX_SEED, SeatRow
 
 
@@ -40,6 +41,7 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
     token = body.get("token")
     if not isinstance(token, str) or not token:
         raise ServiceError(400, "a rematch is asked by a seat: send the seat's 'token'")
+    name = player_name(body.get("name"))
     loaded = service.load(game_id)
     seat = service.seat_of(loaded, token)
     assert seat is not None
@@ -67,7 +69,9 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
         except (KamonError, ValueError, TypeError) as exc:
             raise ServiceError(500, f"cannot set up the rematch: {exc}") from None
         new_id = secrets.token_urlsafe(9)
-        seats = [SeatRow(s.seat, s.kind, s.level, s.token_hash) for s in loaded.seats]
+        seats = [SeatRow(s.seat, s.kind, s.level, s.token_hash,
+                         name if s.seat == seat and name is not None else s.player)
+                 for s in loaded.seats]
         store = service.store
 
         def link(cur: Any) -> None:
@@ -90,6 +94,8 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
             existing = rematch_of(service, game_id)  # another server made it first
             if existing is None:
                 raise
+    if not made and name is not None:
+        service.name_seat(existing, seat, name)  # (if that seat has no name there yet)
     return answer(service, existing, seat), made
 
 
@@ -101,8 +107,8 @@ def answer(service: GameService, rematch_id: str, seat: int | None) -> dict[str,
     return {
         "id": rematch_id, "game": loaded.row.game, "mode": loaded.row.mode,
         "seat": seat,
-        "seats": [{"seat": s.seat, "name": state.name(s.seat), "kind": s.kind,
-                   "level": s.level} for s in loaded.seats],
+        "seats": [{"seat": s.seat, "name": state.name(s.seat), "player": seat_player(s),
+                   "kind": s.kind, "level": s.level} for s in loaded.seats],
         "link": f"/play/{rematch_id}", "spectator_link": f"/play/{rematch_id}",
     }
 

@@ -12,6 +12,7 @@ import functools
 import re
 import secrets
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from kamon.games import GAMES, get_game
 from kamon.server.errors import ServiceError
 from kamon.server.store import (
     MAX_SEED,
+    NAME_MAX,
     ActionRow,
     GameRow,
     SeatRow,
@@ -58,6 +60,37 @@ CATCH_UP_MAX = 64  # moves stored elsewhere applied to a cached game (more: a re
 SEED_POLICY = ("a chosen seed is only for a practice game (at most one human seat, not "
                "rated): with the seed a player could know every hidden card and die in "
                "advance, so the server draws the seed of every other game")
+
+
+def player_name(value: Any) -> str | None:
+    """A player's display name as given in a request (None: none given), stripped and
+    checked: 1 to NAME_MAX printable characters (no control, format or invisible ones);
+    a 400 that says what is wrong otherwise."""
+    if value is None:
+        return None
+    _require(isinstance(value, str), f"'name' must be a string: the player's name, 1 to "
+                                     f"{NAME_MAX} characters")
+    name = unicodedata.normalize("NFC", value).strip()
+    _require(name != "", f"'name' is empty: give 1 to {NAME_MAX} characters, or leave "
+                         "'name' out")
+    _require(len(name) <= NAME_MAX, f"'name' is {len(name)} characters long: a player's "
+                                    f"name is at most {NAME_MAX}")
+    bad = next((c for c in name if not c.isprintable()), None)
+    _require(bad is None, f"'name' holds a control or invisible character (U+{ord(bad or ' '):04X}"
+                          f"): use letters, digits, spaces and punctuation")
+    return name
+
+
+def bot_name(kind: str | None) -> str:
+    """A bot seat's name: its level in plain words ("Normal bot")."""
+    kind = kind or "bot"
+    return f"{kind[:1].upper()}{kind[1:]} bot"
+
+
+def seat_player(seat: SeatRow) -> str | None:
+    """Who plays a seat, by name: the name its player gave, a bot's level, or None (a
+    person who gave none: the page shows the seat's colour)."""
+    return bot_name(seat.level) if seat.kind == "bot" else seat.player
 
 
 @dataclass(frozen=True)
@@ -155,6 +188,11 @@ class Loaded:
         if self.before is None:
             self.before = rebuild(self.row, self.moves[:-1])
         return self.before
+
+    @functools.cached_property
+    def named(self) -> int:
+        """How many seats have a player's name (the store's count says if one came)."""
+        return sum(1 for s in self.seats if s.player is not None)
 
     @functools.cached_property
     def game(self) -> Game:
@@ -304,7 +342,8 @@ class GameService:
     def create(self, body: Any, operator: bool = False,
                extra: Callable[[str, dict[int, str]], Callable[[Any], Any]] | None = None
                ) -> dict[str, Any]:
-        """Set up a new game from a request body; its id and one token per human seat.
+        """Set up a new game from a request body; its id and one token per human seat
+        (`name` in the body: the player's name on the creator's seat, the first human one).
         `operator`: an in-process caller (a test, a tool; never a request) may choose the
         seed of any game, which is then marked a practice game all the same. `extra(id,
         tokens)` gives rows to store with the game, in its transaction (open_games.py)."""
@@ -337,6 +376,10 @@ class GameService:
                 plays = ", ".join(get_game(g).title for g in plugin.games)
                 raise ServiceError(400, f"seat kind {k!r} (a plug-in agent) does not play "
                                         f"{game.title}: it plays {plays} only")
+        name_given = player_name(body.get("name"))
+        _require(name_given is None or "human" in kinds,
+                 "'name' is the name of the creator's seat (the first human one): this "
+                 "game has no human seat")
         options = body.get("options", {})
         _require(isinstance(options, dict), "'options' must be a JSON object")
         allowed = WEB_OPTIONS[name]
@@ -371,7 +414,8 @@ class GameService:
         for seat, kind in enumerate(kinds):
             if kind == "human":
                 tokens[seat] = secrets.token_urlsafe(18)
-                rows.append(SeatRow(seat, "human", None, token_hash(tokens[seat])))
+                rows.append(SeatRow(seat, "human", None, token_hash(tokens[seat]),
+                                    name_given if len(tokens) == 1 else None))
             else:
                 rows.append(SeatRow(seat, "bot", kind, None))
         row = self.store.create_game(game_id, name, players, seed, options, rows, mode,
@@ -384,8 +428,8 @@ class GameService:
         return {
             "id": game_id, "game": name, "title": game.title, "players": players,
             "mode": mode,
-            "seats": [{"seat": r.seat, "name": state.name(r.seat), "kind": r.kind,
-                       "level": r.level, "token": tokens.get(r.seat),
+            "seats": [{"seat": r.seat, "name": state.name(r.seat), "player": seat_player(r),
+                       "kind": r.kind, "level": r.level, "token": tokens.get(r.seat),
                        "link": (f"/play/{game_id}?token={tokens[r.seat]}"
                                 if r.seat in tokens else None)} for r in rows],
             "spectator_link": f"/play/{game_id}",
@@ -403,14 +447,16 @@ class GameService:
         cached = self.cache.get(game_id)
         if cached is not None and not fresh:
             return cached
-        head = self.store.head(game_id)
+        head = self.store.head_named(game_id)
         if head is None:
             self.cache.drop(game_id)
             raise ServiceError(404, f"no game {game_id!r}")
+        if cached is not None and cached.named != head[2]:
+            cached = None  # a seat was named since (elsewhere): read its seats again
         if cached is not None and cached.version == head[0]:
             return cached
         if cached is not None and cached.version < head[0]:
-            caught = self._catch_up(cached, *head)
+            caught = self._catch_up(cached, head[0], head[1])
             if caught is not None:
                 return caught
         return self._rebuild(game_id)
@@ -482,6 +528,40 @@ class GameService:
                     return s.seat
         raise ServiceError(403, "this token is not a seat of this game (check the "
                                 "invite link)")
+
+    # --- names --------------------------------------------------------------------------
+
+    def name_seat(self, game_id: str, seat: int, name: str) -> bool:
+        """Give a seat its player's name unless it has one (set once, when the seat is
+        taken); whether it was set now. The cached game is read again once committed."""
+        named = self.store.name_seat(game_id, seat, name)
+        if named:
+            self.store.on_commit(functools.partial(self.cache.drop, game_id))
+        return named
+
+    def name(self, game_id: str, body: Any) -> Loaded:
+        """The token's seat takes the name in the body (`{token, name}`), if it has none
+        yet: a seat taken through an invite link, or whose player gave no name before.
+        The same name again changes nothing; another is refused (409): a seat's name is
+        set once. The game as it is now."""
+        _require(isinstance(body, dict), "the request body must be a JSON object")
+        name = player_name(body.get("name"))
+        _require(name is not None, f"'name' is missing: the player's name, 1 to {NAME_MAX} "
+                                   "characters")
+        assert name is not None
+        token = body.get("token")
+        _require(isinstance(token, str) and token != "", "naming a seat needs the seat's "
+                                                         "'token'")
+        loaded = self.load(game_id)
+        seat = self.seat_of(loaded, token)
+        assert seat is not None
+        had = loaded.seats[seat].player
+        if had is None and not self.name_seat(game_id, seat, name):
+            had = self.store.seats(game_id)[seat].player  # named meanwhile, elsewhere
+        _require(had is None or had == name,
+                 f"seat {seat + 1} is already named {had!r}: a seat's name is set once, "
+                 "when it is taken", 409)
+        return self.load(game_id)  # (read in this transaction: its names as stored now)
 
     # --- moves, undos and bots' moves ---------------------------------------------------
 

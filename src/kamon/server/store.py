@@ -37,6 +37,7 @@ from sqlalchemy.engine import Engine
 from kamon.server.errors import ServiceError
 
 metadata = MetaData()
+NAME_MAX = 24  # the longest display name of a player, in characters
 
 games_table = Table(
     "games", metadata,
@@ -62,6 +63,9 @@ seats_table = Table(
     Column("kind", String(8), nullable=False),  # "human" or "bot"
     Column("level", String(16)),  # a bot's level
     Column("token_hash", String(64)),  # sha256 of a human seat's token
+    # the player's display name, set once when the seat is taken (NULL: none given);
+    # outside the digest: a name is no part of the game's record
+    Column("player_name", String(NAME_MAX)),
 )
 
 actions_table = Table(
@@ -112,6 +116,7 @@ class SeatRow:
     kind: str
     level: str | None
     token_hash: str | None
+    player: str | None = None  # the display name (never in the digest)
 
 
 @dataclass(frozen=True)
@@ -317,6 +322,8 @@ class Store:
             adds.append("ALTER TABLE games ADD COLUMN digest VARCHAR(64)")
         if "to_move" not in have:
             adds.append("ALTER TABLE games ADD COLUMN to_move INTEGER")
+        if "player_name" not in {c["name"] for c in inspect(self.engine).get_columns("seats")}:
+            adds.append(f"ALTER TABLE seats ADD COLUMN player_name VARCHAR({NAME_MAX})")
         if adds:
             with self.engine.begin() as conn:
                 for sql in adds:
@@ -485,9 +492,9 @@ class Store:
                 (game_id, game, players, seed, json.dumps(opts), 0, "playing", now, now,
                  mode, digest, to_move))
             cur.executemany(self.sql(
-                "INSERT INTO seats (game_id, seat, kind, level, token_hash) "
-                "VALUES (?,?,?,?,?)"),
-                [(game_id, s.seat, s.kind, s.level, s.token_hash) for s in seats])
+                "INSERT INTO seats (game_id, seat, kind, level, token_hash, player_name) "
+                "VALUES (?,?,?,?,?,?)"),
+                [(game_id, s.seat, s.kind, s.level, s.token_hash, s.player) for s in seats])
             if extra is not None:
                 extra(cur)
 
@@ -535,6 +542,17 @@ class Store:
         if self.dialect == "postgresql":
             cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, message))
 
+    def name_seat(self, game_id: str, seat: int, name: str) -> bool:
+        """Give a seat its player's name if it has none yet (a name is set once, when
+        the seat is taken, so the count of named seats tells a reader of a cached game
+        that a name came since: `head_named`); whether it was set now."""
+        def update(cur: Any) -> bool:
+            cur.execute(self.sql("UPDATE seats SET player_name = ? WHERE game_id = ? AND "
+                                 "seat = ? AND player_name IS NULL"), (name, game_id, seat))
+            return bool(cur.rowcount == 1)
+
+        return self.write(update, f"name seat {seat + 1} of game {game_id}")
+
     def seal(self, game_id: str, version: int, digest: str) -> None:
         """Store the digest of a game an older kamon stored without one (only if it is
         still at `version` and still has none)."""
@@ -559,13 +577,24 @@ class Store:
                           f"read game {game_id}")
         return None if not rows else (_int(rows[0][0], "version", game_id), rows[0][1])
 
+    def head_named(self, game_id: str) -> tuple[int, str | None, int] | None:
+        """The game's version and digest, and how many of its seats have a player's
+        name (a name comes without a new version: a cached game whose count differs is
+        read again); None if there is no game."""
+        rows = self.query("SELECT g.version, g.digest, (SELECT count(s.player_name) FROM "
+                          "seats s WHERE s.game_id = g.id) FROM games g WHERE g.id = ?",
+                          (game_id,), f"read game {game_id}")
+        if not rows:
+            return None
+        return _int(rows[0][0], "version", game_id), rows[0][1], int(rows[0][2] or 0)
+
     def seats(self, game_id: str) -> list[SeatRow]:
         """The game's seats in seat order."""
-        rows = self.query("SELECT seat, kind, level, token_hash FROM seats "
+        rows = self.query("SELECT seat, kind, level, token_hash, player_name FROM seats "
                           "WHERE game_id = ? ORDER BY seat", (game_id,),
                           f"read the seats of game {game_id}")
-        return [SeatRow(_int(r[0], "seat number", game_id), str(r[1]), r[2], r[3])
-                for r in rows]
+        return [SeatRow(_int(r[0], "seat number", game_id), str(r[1]), r[2], r[3],
+                        r[4] if isinstance(r[4], str) else None) for r in rows]
 
     def actions(self, game_id: str, since: int = 0, upto: int | None = None
                 ) -> list[ActionRow]:

@@ -12,7 +12,7 @@ import orjson
 from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
 from kamon.core.recent import recent_turns
-from kamon.server.service import Loaded, can_undo
+from kamon.server.service import Loaded, can_undo, seat_player
 
 _STDLIB = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
@@ -62,8 +62,8 @@ def shared(loaded: Loaded) -> dict[str, Any]:
             "id": row.id, "game": row.game, "title": loaded.game.title,
             "players": row.players, "options": dict(row.options), "mode": row.mode,
             "created_at": row.created_at,
-            "seats": [{"seat": s.seat, "name": state.name(s.seat), "kind": s.kind,
-                       "level": s.level} for s in loaded.seats],
+            "seats": [{"seat": s.seat, "name": state.name(s.seat), "player": seat_player(s),
+                       "kind": s.kind, "level": s.level} for s in loaded.seats],
             "version": loaded.version, "to_move": None if over else state.to_move,
             "decision": "the game is over" if over else
                         public["decision"] if "decision" in public else state.decision_text(),

@@ -7,6 +7,9 @@ import { rematchOffered, showEndgame } from "./endgame.js";
 import { follow } from "./follow.js";
 import { setupHelp } from "./help.js";
 import { Chooser, choiceWords, isSkip, touching } from "./interact.js";
+import {
+  cap, namedByPlayer, namesDiffer, seatLabel as nameLabel, seatName, seatWho, storedName, withNames,
+} from "./names.js";
 import { markRecent, markRecentLog } from "./recent.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -98,18 +101,10 @@ async function refresh() {
   show(await api(`/api/games/${gameId}${q}`));
 }
 
-/** Who sits in a seat, in words: "you", "human" or "bot <level>". */
-function seatWho(seat) {
-  const s = payload.seats[seat];
-  return s.kind === "bot" ? `bot ${s.level}` : (seat === payload.you ? "you" : "human");
-}
-
-/** Seat label with its colour dot (compact: "(bot)" without the level, for narrow tables). */
+/** Seat label with its colour dot and its player's name (names.js; compact: for narrow
+ *  tables). */
 function seatLabel(seat, compact = false) {
-  const s = payload.seats[seat];
-  const who = compact && s.kind === "bot" ? "bot" : seatWho(seat);
-  return el("span", { class: "seat-label" }, el("span", { class: `seat-dot seat-${s.name}` }),
-    ` ${s.name} (${who})`);
+  return nameLabel(payload, seat, compact);
 }
 
 /** Everyone with a score, seats first: the solo game's rival scores without a seat. */
@@ -117,9 +112,10 @@ function scoredParties() {
   return payload.scored || payload.seats.map((s, i) => ({ index: i, name: s.name, seat: i }));
 }
 
-/** The name of a scored party (a seat's colour, or "tokugawa" for the rival). */
+/** The name of a scored party (a seat's player or colour, or "tokugawa" for the rival). */
 function partyName(index) {
   const p = scoredParties()[index];
+  if (p && p.seat !== null && p.seat !== undefined) return seatName(payload, p.seat);
   return p ? p.name : `player ${index + 1}`;
 }
 
@@ -146,9 +142,9 @@ function showStatus() {
   }
   if (payload.to_move === payload.you) {
     st.classList.add("your-turn");
-    st.append(el("strong", { text: "Your turn: " }), payload.decision);
+    st.append(el("strong", { text: "Your turn: " }), withNames(payload, payload.decision));
   } else if (payload.to_move !== null) {
-    st.append(seatLabel(payload.to_move), ` is deciding: ${payload.decision}`);
+    st.append(seatLabel(payload.to_move), ` is deciding: ${withNames(payload, payload.decision)}`);
     if (payload.seats[payload.to_move].kind === "bot") st.classList.add("bot-turn");
   }
 }
@@ -193,7 +189,8 @@ function showDock(deciding) {
     return;
   }
   dockOpen = true;  // a new position: open again
-  $("dock-text").replaceChildren(el("strong", { text: "Your turn: " }), payload.decision || "");
+  $("dock-text").replaceChildren(el("strong", { text: "Your turn: " }),
+    withNames(payload, payload.decision || ""));
   $("dock-choices").replaceChildren(...ordered.map(a => el("li", {}, el("button", {
     type: "button", class: isSkip(a) ? "dock-choice skip" : "dock-choice",
     "data-action-id": a.id, title: `notation: ${a.notation}`, onclick: () => act(a.id),
@@ -227,6 +224,19 @@ function undoUsable() {
                  && !busy);
 }
 
+/** A score column's head, short enough for four columns in the side panel: the colour's
+ *  dot and the player's name, "you", a bot's level ("Random": the dot shows its colour)
+ *  or the colour of an unnamed seat; the title says the rest. */
+function scoreHead(p) {
+  if (p.seat === null || p.seat === undefined) return partyLabel(p.index, true);
+  const s = payload.seats[p.seat];
+  const you = p.seat === payload.you;
+  const words = namedByPlayer(payload, p.seat) ? s.player + (you ? " (you)" : "")
+    : you ? "you" : s.kind === "bot" && s.level ? cap(s.level) : p.name;
+  return el("span", { class: "seat-label" }, el("span", { class: `seat-dot seat-${p.name}` }),
+    ` ${words}`);
+}
+
 /** Scores: a running total, or the final breakdown as a table. */
 function showScores() {
   const box = $("scores");
@@ -236,8 +246,14 @@ function showScores() {
   const table = el("table", { class: "scores", id: payload.over ? "final-scores" : null });
   const head = el("tr", {}, el("th", { text: "" }));
   for (const p of scoredParties()) {
-    const who = p.seat === null ? p.kind : seatWho(p.index);
-    head.append(el("th", { title: `${p.name} (${who})` }, partyLabel(p.index, true)));
+    // the title: the name, then the colour and who sits there ("Alice: blue (human)")
+    let title = `${p.name} (${p.kind})`;
+    if (p.seat !== null && p.seat !== undefined) {
+      const name = seatName(payload, p.seat);
+      const colour = `${p.name} (${seatWho(payload, p.seat)})`;
+      title = name === p.name ? colour : `${name}: ${colour}`;
+    }
+    head.append(el("th", { title }, scoreHead(p)));
   }
   table.append(el("thead", {}, head));
   const body = el("tbody");
@@ -262,7 +278,7 @@ function showLog() {
   log.classList.toggle("wide-numbers", lines.length >= 100);
   const items = lines.map((line, i) => el("li", {},
     el("span", { class: "log-n", text: String(i + 1) }),
-    el("span", { class: "log-t", text: line })));
+    el("span", { class: "log-t", text: withNames(payload, line) })));
   markRecentLog(items, payload);
   log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
@@ -302,13 +318,14 @@ function showBoard() {
  *  again (the answer to a move and its socket message, the page's first read and the
  *  socket's first message) would replace the board under a finger or a pointer. */
 function show(next, redraw = false) {
-  if (payload && !redraw && next.version <= payload.version) return;
+  const renamed = payload && next.version === payload.version && namesDiffer(payload, next);
+  if (payload && !redraw && !renamed && next.version <= payload.version) return;
   payload = next;
   // for tests and tools: the version on screen and whether the game is over
   document.body.dataset.version = String(payload.version);
   document.body.dataset.over = String(payload.over);
   const deciding = !payload.over && payload.you !== null && payload.to_move === payload.you;
-  turnAlert(deciding, whoseTurn(), payload.title, payload.decision);
+  turnAlert(deciding, whoseTurn(), payload.title, withNames(payload, payload.decision));
   $("title").textContent = payload.title;
   $("identity").replaceChildren(payload.you === null ? "spectator" : seatLabel(payload.you));
   showStatus();
@@ -324,14 +341,15 @@ function show(next, redraw = false) {
   showDock(deciding);
   if (deciding) $("actions").closest(".side").scrollTop = 0;
   follow(deciding);
+  // for the guided first game (tutorial.js): the position just drawn
+  document.dispatchEvent(new CustomEvent("kamon:shown", { detail: payload }));
 }
 
 /** Whose turn it is, for the tab's title: "Red's turn", or "Game over". */
 function whoseTurn() {
   if (payload.over) return "Game over";
   if (payload.to_move === null || payload.to_move === undefined) return "Waiting";
-  const name = payload.seats[payload.to_move].name;
-  return `${name.charAt(0).toUpperCase()}${name.slice(1)}'s turn`;
+  return `${cap(seatName(payload, payload.to_move))}'s turn`;
 }
 
 /** The About panel after a new position: what is being decided now (or the result), until
@@ -343,10 +361,11 @@ function showExplain() {
     words = `The game is over: ${names || "nobody"} win${payload.winners.length === 1 ? "s" : ""}`
       + " (the scores are below). Hover over the board to look at the final position.";
   } else if (payload.to_move === payload.you && payload.you !== null) {
-    words = `Your decision: ${payload.decision}. Hover over or tap a highlighted choice to`
-      + " see what it does.";
+    words = `Your decision: ${withNames(payload, payload.decision)}. Hover over or tap a`
+      + " highlighted choice to see what it does.";
   } else if (payload.to_move !== null && payload.to_move !== undefined) {
-    words = `${payload.seats[payload.to_move].name} is deciding: ${payload.decision}.`
+    words = `${seatName(payload, payload.to_move)} is deciding: `
+      + `${withNames(payload, payload.decision)}.`
       + " Hover over or tap something on the board to see what it is.";
   } else {
     words = "Hover over or tap something on the board.";
@@ -439,6 +458,18 @@ async function main() {
   }
   show(payload, true);
   connect();
+  claimName();
+}
+
+/** A seat taken without a name (through an invite link, or before its player typed one)
+ *  takes the name this browser keeps, once; every page of the game then shows it. */
+async function claimName() {
+  const name = storedName();
+  if (!token || !payload || payload.you === null || !name) return;
+  if (payload.seats[payload.you].player) return;
+  try {
+    show(await api(`/api/games/${gameId}/name`, { token, name }));
+  } catch (e) { console.warn(`the name was not given to the seat: ${e.message}`); }
 }
 
 main();

@@ -6,6 +6,7 @@
 // their seat in the new game. The seat's own token carries over to the rematch, so its
 // seat there is the new game with that token.
 import { api, el } from "./api.js";
+import { seatText, storedName } from "./names.js";
 
 let gameId = null;
 let token = null;
@@ -58,7 +59,9 @@ async function askRematch() {
   button.disabled = true;
   const error = $("error");
   try {
-    const made = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`, { token });
+    const name = storedName();  // this seat's name in the rematch (it keeps its own if none)
+    const made = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`,
+                           name ? { token, name } : { token });
     location.assign(playHref(made.id));
   } catch (e) {
     if (error) error.textContent = e.message;
@@ -71,12 +74,11 @@ function parties(payload) {
   return payload.scored || payload.seats.map((s, i) => ({ index: i, name: s.name, seat: i }));
 }
 
-/** A scored party in words: "red (you)", "blue (bot hard)", "tokugawa (rival)". */
+/** A scored party in words: "Alice (red, you)", "blue (human)", "Hard bot (blue)",
+ *  "tokugawa (rival)". */
 function partyWords(payload, p) {
   if (p.seat === null || p.seat === undefined) return `${p.name}${p.kind ? ` (${p.kind})` : ""}`;
-  const s = payload.seats[p.seat];
-  const who = p.seat === payload.you ? "you" : s.kind === "bot" ? `bot ${s.level}` : "human";
-  return `${p.name} (${who})`;
+  return seatText(payload, p.seat);
 }
 
 /** The result: who won, with how many points, and every clan's total, best first. */

@@ -2,6 +2,9 @@
 // create a game, the games this browser holds seats in, join by link.
 import { api, el, forgetGame, myGames, rememberGame } from "./api.js";
 import { legalSample, reconMarkInline } from "./marks.js";
+import { keepName, storedName } from "./names.js";
+import { rulesInShort } from "./help.js";
+import { startTutorial } from "./tutorial.js";
 
 // Each game as the lobby presents it. The pitch retells the rulebook's introduction; the
 // length is the box's figure where the rulebook gives one (I, Clansman: 90 minutes; The
@@ -195,7 +198,25 @@ function formBody() {
   const seed = seedInput.value.trim();
   if (seed !== "" && !seedInput.disabled) body.seed = Number(seed);
   if ($("public-check")?.checked) body.public = true;
+  const name = storedName();  // the player's name on their seat (names.js)
+  if (name) body.name = name;
   return body;
+}
+
+/** The player's name, typed once in the header and kept in this browser: each seat this
+ *  browser takes carries it (what is wrong with it is said beside the field). */
+function setupName() {
+  const input = $("player-name");
+  if (!input) return;
+  input.value = storedName() || "";
+  const keep = tidy => {
+    const error = keepName(input.value);
+    $("player-name-error").textContent = error || "";
+    input.setAttribute("aria-invalid", String(Boolean(error)));
+    if (!error && tidy) input.value = storedName() || "";
+  };
+  input.addEventListener("input", () => keep(false));  // kept as it is typed
+  input.addEventListener("change", () => keep(true));
 }
 
 /** Create the game and remember its human seats; go straight to the seat when it is the
@@ -258,9 +279,10 @@ function modeWords(p) {
   return `${mode} · ${p.players} players${extra ? ` (${extra})` : ""}`;
 }
 
-/** Who sits where, in words: "blue you, yellow bot normal, …". */
+/** Who sits where, in words: "blue Alice you, yellow bot normal, …" (names after colours). */
 function seatWords(p, mine) {
-  return p.seats.map(s => `${s.name} ${s.seat === mine ? "you"
+  return p.seats.map(s => `${s.name}${s.player && s.kind !== "bot" ? ` ${s.player}` : ""} ${
+    s.seat === mine ? "you"
     : s.kind === "bot" ? `bot ${s.level}` : "human"}`).join(", ");
 }
 
@@ -338,10 +360,7 @@ async function openHelp(name) {
     body.replaceChildren(el("p", { class: "error", text: "the help could not be loaded" }));
     return;
   }
-  body.replaceChildren(el("h3", { text: "Rules in short" }));
-  for (const [head, text] of content.RULES) {
-    body.append(el("p", {}, el("strong", { text: `${head}. ` }), text));
-  }
+  body.replaceChildren(el("h3", { text: "Rules in short" }), ...rulesInShort(content, name));
   body.append(el("p", { class: "muted", text: "A summary in kamon's words; the printed "
     + "rulebook is the authority. The play page's Help also walks you through your first "
     + "decisions." }));
@@ -368,6 +387,15 @@ function chooseGame(name) {
   $("game-select").focus({ preventScroll: true });
 }
 
+/** Start a game's guided first game (tutorial.js); a refusal is said under the form. */
+async function guided(name, button) {
+  button.disabled = true;
+  try { await startTutorial(name); } catch (e) {
+    $("create-error").textContent = `The guided game could not start: ${e.message}`;
+    button.disabled = false;
+  }
+}
+
 /** Each game presented: picture, title, pitch, players, length, its Help and a button
  *  that chooses it in the form. */
 function showGames() {
@@ -388,12 +416,16 @@ function showGames() {
       el("div", { class: "game-links" },
         el("a", { href: `#help-${g.name}`, class: "game-help", text: "Help: the rules in short" }),
         el("button", { type: "button", class: "choose", text: `New game of ${g.title}`,
-                       onclick: () => chooseGame(g.name) }))));
+                       onclick: () => chooseGame(g.name) }),
+        el("button", { type: "button", class: "tutorial-start", text: "Guided first game",
+                       title: "A practice game against easy bots whose first decisions are "
+                         + "explained on the board", onclick: e => guided(g.name, e.target) }))));
   }
 }
 
 /** Start the lobby: the catalogue, the form for the selected game, the games kept here. */
 async function main() {
+  setupName();
   try { catalog = await api("/api/catalog"); } catch (e) {
     $("create-error").textContent = e.message; return;
   }

@@ -2,6 +2,7 @@
 // mode, seats (the free ones marked) and when it was created; Join takes a free seat and
 // opens it (the seat's invite link is kept under My games on the play page).
 import { api, el } from "./api.js";
+import { storedName } from "./names.js";
 
 const REFRESH_MS = 5000;
 const $ = id => document.getElementById(id);
@@ -17,7 +18,8 @@ function modeWords(g) {
 
 /** The seats in words: "blue human, green free, red bot easy". */
 function seatWords(g) {
-  return g.seats.map(s => `${s.name} ${s.free ? "free" : s.kind === "bot" ? `bot ${s.level}` : "human"}`)
+  return g.seats.map(s => `${s.name} ${s.free ? "free" : s.kind === "bot" ? `bot ${s.level}`
+    : s.player ? `human (${s.player})` : "human"}`)
     .join(", ");
 }
 
@@ -25,7 +27,8 @@ function seatWords(g) {
 async function join(id) {
   $("open-error").textContent = "";
   let joined;
-  try { joined = await api(`/api/open/${encodeURIComponent(id)}/join`, {}); } catch (e) {
+  try { joined = await api(`/api/open/${encodeURIComponent(id)}/join`,
+                                   storedName() ? { name: storedName() } : {}); } catch (e) {
     $("open-error").textContent = e.message;
     refresh();
     return;

@@ -3,7 +3,17 @@
 // the board — the elements its moves touched (found by the game's board module from the
 // moves' notation) get the "just played" mark until that player moves again — and the
 // log lines it wrote are highlighted. A turn seen for the first time arrives with a short
-// animation (none when the reader prefers reduced motion: style.css).
+// animation (none when the reader prefers reduced motion: style.css). A turn of a seat
+// whose player gave a name is said with that name ("Just played by Alice: Alice places …").
+import { namedByPlayer, seatName, withNames } from "./names.js";
+
+/** Who played a turn: the name its player gave, else the seat's colour (a bot's too: the
+ *  log says it so) or the party without a seat ("tokugawa"). */
+function playedBy(payload, turn) {
+  const seat = turn.seat;
+  return seat !== null && seat !== undefined && namedByPlayer(payload, seat)
+    ? seatName(payload, seat) : turn.name;
+}
 
 const firstSeen = new Map();   // "<seat>@<version>" of a turn -> when this page first drew it
 const ARRIVING_MS = 1500;      // redrawn within this time (the same turn pushed again, the
@@ -26,9 +36,9 @@ export function markRecent(root, payload, renderer) {
         const words = node.getAttribute("data-explain") || "";
         if (!words.includes("Just played")) {
           // what the turn did in words (its log lines), never the moves' notation
-          const did = turn.text ? `: ${clip(turn.text, 160)}` : "";
+          const did = turn.text ? `: ${clip(withNames(payload, turn.text), 160)}` : "";
           node.setAttribute("data-explain",
-            `${words ? words + " — " : ""}Just played by ${turn.name}${did}`);
+            `${words ? words + " — " : ""}Just played by ${playedBy(payload, turn)}${did}`);
         }
       }
     }
@@ -48,7 +58,7 @@ export function markRecentLog(items, payload) {
     for (let i = turn.log_from; i < turn.log_to && i < items.length; i++) {
       items[i].classList.add("recent-log");
       items[i].setAttribute("data-recent-seat", String(turn.seat ?? turn.party));
-      items[i].title = `just played by ${turn.name}`;
+      items[i].title = `just played by ${playedBy(payload, turn)}`;
     }
   }
 }

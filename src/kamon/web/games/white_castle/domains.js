@@ -187,7 +187,8 @@ function cardTile(tiles, b, p) {
 
 /** A clan's domain: stores, rows and action card (the solo rival has its own tile). */
 export function domainArea(board, b, p, rivalTile) {
-  const name = b.clanName(p);
+  const name = b.playerName(p);
+  const colour = name === b.clanName(p) ? "" : ` (${b.clanName(p)})`;
   const { section, tiles } = area(board, `domain-${p}`, "", "wc-domain");
   const title = section.insertBefore(document.createElement("h3"), tiles);
   title.className = "wc-area-title";
@@ -196,7 +197,7 @@ export function domainArea(board, b, p, rivalTile) {
   dot.style.background = b.clanFill(p);
   const clan = b.view.clans[p];
   title.append(dot, p === b.view.rival ? " Tokugawa rival (solo)"
-    : ` ${name}${p === b.you ? " (you)" : ""} — domain · ${clan.cp} CP · Passage of Time ${clan.pos}`);
+    : ` ${name}${colour}${p === b.you ? " (you)" : ""} — domain · ${clan.cp} CP · Passage of Time ${clan.pos}`);
   if (p === b.view.rival) { rivalTile(tiles, b, p); return; }
   storesTile(tiles, b, p);
   rowsTile(tiles, b, p);

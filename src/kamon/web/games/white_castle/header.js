@@ -3,6 +3,7 @@
 import {
   RECENT_WORDS, legalSample, legend, reconMarkInline, recentSample, selectedSample,
 } from "../../marks.js";
+import { withNames } from "../../names.js";
 import { effectLong, effectShort } from "./pieces.js";
 import { COLOURS, html } from "./svg.js";
 
@@ -22,18 +23,20 @@ export function header(b) {
   const head = html("div", { class: "wc-header", "data-area": "header" });
   head.appendChild(html("div", { class: "wc-status" }, [
     html("strong", { text: `Round ${v.round} of 3` }), ` · ${PHASES[v.phase] || v.phase}`,
-    b.you !== null ? html("span", { class: "wc-you" }, [" · you are ", chip(b, b.you, b.clanName(b.you))]) : null,
+    b.you !== null ? html("span", { class: "wc-you" }, [" · you are ", chip(b, b.you, b.playerName(b.you))]) : null,
   ]));
   const order = html("div", { class: "wc-order" }, ["Turn order: "]);
   const current = v.phase === "play" ? v.order[v.turn_idx % v.clans.length] : null;
   v.order.forEach((p, i) => {
     if (i) order.appendChild(document.createTextNode(" → "));
-    const c = chip(b, p, `${i + 1}. ${b.clanName(p)}${p === current ? " ▶" : ""}`);
+    const c = chip(b, p, `${i + 1}. ${b.playerName(p)}${p === current ? " ▶" : ""}`);
+    c.title = `${b.clanName(p)} clan`;
     if (p === current) c.classList.add("wc-current");
     order.appendChild(c);
   });
   head.appendChild(order);
-  const now = html("div", { class: "wc-now" }, [html("strong", { text: "Now: " }), b.payload.decision || v.decision || ""]);
+  const now = html("div", { class: "wc-now" }, [html("strong", { text: "Now: " }),
+    withNames(b.payload, b.payload.decision || v.decision || "")]);
   if (v.held) {
     const [c, val, left] = v.held;
     now.appendChild(html("span", { class: "wc-held" }, [" · in hand: ",
@@ -42,7 +45,7 @@ export function header(b) {
   }
   head.appendChild(now);
   if (b.payload.over) {
-    const winners = (b.payload.winners || []).map(p => b.clanName(p)).join(", ");
+    const winners = (b.payload.winners || []).map(p => b.playerName(p)).join(", ");
     head.appendChild(html("div", { class: "wc-over", text: `Game over${winners ? ` — winner: ${winners}` : ""}` }));
   }
   return head;

@@ -1,6 +1,7 @@
 // What every part of The White Castle board shares: the payload and its view, the words of
 // each component (and how sure its data is), the legal actions by notation, and clan names.
 import { reconMark } from "../../marks.js";
+import { seatName } from "../../names.js";
 import { CLANS, CLAN_FILL } from "./svg.js";
 
 const WEAK = /reconstructed|inferred|unknown/;
@@ -70,6 +71,13 @@ export class Board {
     if (p === this.view.rival) return "tokugawa";
     const seat = (this.payload.seats || []).find(s => s.seat === p);
     return (seat && seat.name) || CLANS[p] || `clan ${p + 1}`;
+  }
+
+  /** Who plays a clan, by name: the name its player gave, a bot's level ("Normal bot"),
+   *  else its colour (names.js); the solo rival is the Tokugawa clan. */
+  playerName(p) {
+    if (p === this.view.rival) return "tokugawa";
+    return (this.payload.seats || [])[p] ? seatName(this.payload, p) : this.clanName(p);
   }
 
   /** Fill colour of a clan. */

@@ -77,8 +77,8 @@ function scoreTile(tiles, b) {
     const dot = html("span", { class: "wc-dot" });
     dot.style.background = b.clanFill(p);
     const win = (b.payload.winners || []).includes(p) ? " ★" : "";
-    head.appendChild(html("th", { title: b.clanName(p) }, [dot,
-      ` ${b.clanName(p)}${p === b.you ? " (you)" : ""}${win}`]));
+    head.appendChild(html("th", { title: `${b.playerName(p)}: ${b.clanName(p)} clan` }, [dot,
+      ` ${b.playerName(p)}${p === b.you ? " (you)" : ""}${win}`]));
   });
   table.appendChild(html("thead", {}, [head]));
   const body = html("tbody");

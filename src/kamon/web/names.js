@@ -1,0 +1,121 @@
+// Players' names: the one this browser's player typed (kept in localStorage, sent when a
+// seat is taken), and how a page names a seat — the name its player gave, a bot's level
+// ("Normal bot"), or the seat's colour when it has no name. Names are untrusted text:
+// everything here returns strings or elements built with textContent, never HTML.
+import { el } from "./api.js";
+
+const KEY = "kamon.name";
+export const NAME_MAX = 24;
+
+/** A typed name checked as the server checks it: {name} (stripped) or {error} in words. */
+export function checkName(text) {
+  const name = String(text ?? "").normalize("NFC").trim();
+  if (!name) return { error: "type a name (1 to 24 characters)" };
+  if ([...name].length > NAME_MAX) {
+    return { error: `a name is at most ${NAME_MAX} characters (this one has ${[...name].length})` };
+  }
+  // control, format (invisible, bidi), separator and unassigned characters, as Python's
+  // str.isprintable() refuses them (an ASCII space is fine)
+  if (/[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u.test(name)) {
+    return { error: "a name cannot hold control or invisible characters" };
+  }
+  return { name };
+}
+
+/** The name this browser's player gave (null: none yet, or storage is off). */
+export function storedName() {
+  try {
+    const got = checkName(localStorage.getItem(KEY) || "");
+    return got.name || null;
+  } catch (e) { return null; }
+}
+
+/** Keep the player's name in this browser (an empty one forgets it): null, or what is
+ *  wrong with it in words. */
+export function keepName(text) {
+  try {
+    if (!String(text ?? "").trim()) { localStorage.removeItem(KEY); return null; }
+    const got = checkName(text);
+    if (got.error) return got.error;
+    localStorage.setItem(KEY, got.name);
+    return null;
+  } catch (e) { return "this browser does not keep data for this site"; }
+}
+
+/** The name a seat goes by in a payload: its player's name, a bot's ("Normal bot"), or
+ *  its colour ("blue") when nobody named it; a name two seats share gets its colour. */
+export function seatName(payload, seat) {
+  const s = payload && payload.seats && payload.seats[seat];
+  if (!s) return `seat ${seat + 1}`;
+  const own = s.player || (s.kind === "bot" && s.level ? `${cap(s.level)} bot` : null);
+  if (!own) return s.name;
+  const twice = payload.seats.some(o => o.seat !== s.seat
+    && (o.player || (o.kind === "bot" && o.level ? `${cap(o.level)} bot` : null)) === own);
+  return twice ? `${own} (${s.name})` : own;
+}
+
+/** Whether a person named the seat (a bot's name is its level, which bots may share). */
+export function namedByPlayer(payload, seat) {
+  const s = payload && payload.seats && payload.seats[seat];
+  return Boolean(s && s.kind !== "bot" && s.player);
+}
+
+/** Who sits in a seat beside its name: "you", "human" or "bot <level>". */
+export function seatWho(payload, seat) {
+  const s = payload.seats[seat];
+  return s.kind === "bot" ? `bot ${s.level}` : seat === payload.you ? "you" : "human";
+}
+
+/** A seat's name with what it is, in words: "Alice (blue, you)", "blue (human)",
+ *  "Normal bot (yellow)"; `compact` leaves out what a dot and a title tell. */
+export function seatText(payload, seat, compact = false) {
+  const s = payload.seats[seat];
+  const name = seatName(payload, seat);
+  const you = seat === payload.you;
+  if (name === s.name) {  // no name: the colour, as before names
+    const who = compact && s.kind === "bot" ? "bot" : seatWho(payload, seat);
+    return `${name} (${who})`;
+  }
+  if (compact) return you ? `${name} (you)` : name;
+  const colour = name.endsWith(`(${s.name})`) ? [] : [s.name];
+  const extra = [...colour, ...(you ? ["you"] : [])];
+  return extra.length ? `${name} (${extra.join(", ")})` : name;
+}
+
+/** A seat's label: its colour's dot and its words (seatText), as an element. */
+export function seatLabel(payload, seat, compact = false) {
+  const s = payload.seats[seat];
+  return el("span", { class: "seat-label", "data-seat": seat },
+    el("span", { class: `seat-dot seat-${s.name}` }), ` ${seatText(payload, seat, compact)}`);
+}
+
+/** A name at the start of a sentence ("Blue's turn", "Alice places …"). */
+export function cap(words) {
+  const w = String(words ?? "");
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+/** Engine words (a log line, a decision) with each named player's colour replaced by the
+ *  name where the colour names the player: at the start ("blue places" -> "Alice
+ *  places") and as an owner ("blue's" -> "Alice's"). Bots and unnamed seats keep their
+ *  colour (bots' names repeat); a dice colour is never touched. */
+export function withNames(payload, words) {
+  const text = String(words ?? "");
+  const named = new Map();
+  for (const s of (payload && payload.seats) || []) {
+    if (namedByPlayer(payload, s.seat)) named.set(s.name, seatName(payload, s.seat));
+  }
+  if (!named.size) return text;
+  const colours = [...named.keys()].map(c => c.replace(/[^\w-]/g, "")).filter(Boolean);
+  if (!colours.length) return text;
+  const alt = colours.join("|");
+  const pattern = new RegExp(`^(${alt})(?=[\\s:,])|\\b(${alt})(?='s\\b)`, "g");
+  return text.replace(pattern, (m, a, b) => named.get(a || b) ?? m);
+}
+
+/** Whether two payloads of one version name their seats differently (a seat was named:
+ *  the page shows the payload again). */
+export function namesDiffer(a, b) {
+  if (!a || !b || !a.seats || !b.seats || a.seats.length !== b.seats.length) return false;
+  return a.seats.some((s, i) => (s.player ?? null) !== (b.seats[i].player ?? null));
+}
