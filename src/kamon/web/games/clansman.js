@@ -5,16 +5,20 @@
 // centre (century piles as counts, the Supply, Royal Princes and the Miyake row, Heroes,
 // Kofun, Emperor cards, the Bank: clansman/centre.js), one panel per Gozoku (clans with
 // the daughters on them, Tadokoro, Missions, Kofun, Hero, hand, items: players.js), the
-// VPs by colour and the legends (scores.js). The layout is computed for the board's
-// width, one unit a pixel, and drawn again when that width changes; on a phone anything
-// that can be chosen is at least 44 px each way. Every legal action that has a place on
+// VPs by colour and a short key of the goods (scores.js); goods are pictures with counts
+// that name themselves on a tap, a hover or the keyboard's focus (icons.js). The layout is
+// computed for the board's width and drawn again when that width changes: one unit a
+// pixel on a desktop; on a phone for whole cards a row, each drawing stretched to the
+// width (larger, never smaller), one column of areas and panels, and anything that can be
+// chosen at least 44 px each way. Every legal action that has a place on
 // the table is bound there through ctx.bind (a click plays it, a tap selects and explains).
 import {
   RECENT_WORDS, legalSample, legend as marksLegend, reconMarkInline, recentSample, selectedSample,
 } from "../marks.js";
-import { GAP, SEATS, html, indexLegal, sizes } from "./clansman/base.js";
+import { GAP, SEATS, compactWidth, html, indexLegal, isCompact, sizes } from "./clansman/base.js";
 import { centre } from "./clansman/centre.js";
 import { playerPanel } from "./clansman/players.js";
+import { nameTips } from "./clansman/icons.js";
 import { legend, scoreTable } from "./clansman/scores.js";
 import { statusBar, turnPanel } from "./clansman/status.js";
 
@@ -43,27 +47,32 @@ export function render(root, payload, context) {
     root.appendChild(html("div", "cm-board", "No I, Clansman view to show."));
     return;
   }
-  // Layout width in SVG units = pixels: the board's width (three cards a line from 440).
-  const W = Math.max(300, Math.min(1400, Math.floor(root.clientWidth || 1000)));
-  const ctx = { ...context, size: sizes(W) };
+  // The board's width in pixels. A desktop lays the board out one SVG unit a pixel; a phone
+  // (compact) lays it out for whole cards a row and stretches each drawing to the width,
+  // so that nothing is drawn smaller than its size in units (no text under 11 px).
+  const px = Math.max(300, Math.min(1400, Math.floor(root.clientWidth || 1000)));
+  const compact = isCompact(px);
+  const panelPx = px - 10;  // a player panel's border and padding: its drawing's width
+  const W = compact ? compactWidth(panelPx) : px;
+  const ctx = { ...context, size: { ...sizes(px, compact ? panelPx / W : 1), fit: compact } };
   const L = indexLegal(payload);
-  const board = html("div", "cm-board");
+  const board = html("div", "cm-board" + (compact ? " cm-compact" : ""));
   board.appendChild(statusBar(payload));
   const turn = turnPanel(payload, ctx, L, W);
   if (turn) board.appendChild(turn);
   board.appendChild(centre(payload, ctx, L, W));
 
   const n = v.gozoku.length;
-  const cols = W >= 900 ? 2 : 1;
-  const panelW = cols === 2 ? Math.floor((W - GAP) / 2) - 10 : W - 10;  // a panel's border and padding
+  const cols = !compact && W >= 900 ? 2 : 1;
+  const panelW = compact ? W : (cols === 2 ? Math.floor((W - GAP) / 2) - 10 : W - 10);
   const grid = html("div", "cm-players");
   grid.style.gridTemplateColumns = `repeat(${cols}, minmax(0, 1fr))`;
   // You first, then the others in seat order from you.
   const first = payload.you !== null && payload.you !== undefined ? payload.you : 0;
   for (let i = 0; i < n; i++) grid.appendChild(playerPanel(payload, ctx, L, (first + i) % n, panelW));
   board.appendChild(grid);
-  board.appendChild(scoreTable(payload, Math.min(W, 560)));
-  board.appendChild(legend(payload, ctx, Math.min(W, 900)));
+  board.appendChild(scoreTable(payload, compact ? px : Math.min(W, 560), compact));
+  board.appendChild(legend(payload, ctx, compact ? W : Math.min(W, 900), compact));
   board.appendChild(marksLegend([
     [legalSample(), "a choice you can make now (click it; on a phone tap it, then tap again or press Play)"],
     [selectedSample(), "tapped, waiting for Play"],
@@ -71,6 +80,7 @@ export function render(root, payload, context) {
     [recentSample(), RECENT_WORDS],
     [null, "♀ a daughter · ★ start player · ▶ deciding now"],
   ]));
+  nameTips(board);
   root.appendChild(board);
 }
 

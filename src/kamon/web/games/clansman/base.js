@@ -1,5 +1,7 @@
 // I, Clansman board: constants, small drawing helpers, seats, goods, card data and the
 // legal actions indexed by what they act on.
+import { seatText } from "../../names.js";
+
 export const NS = "http://www.w3.org/2000/svg";
 
 /** Seat order of the colours (actions.py SEATS). */
@@ -16,13 +18,16 @@ export const VP = {
 };
 export const VP_ORDER = ["military", "religion", "government", "economy", "others"];
 
-/** Goods: short label and chip colour. The first ten vanish at the end of a turn. */
+/** Goods: the rulebook's word and the token's colour. The first ten vanish at the end of
+ *  a turn; Iron, Statue and Mirror are kept. */
 export const GOODS = {
-  worker: ["W", "#b08850"], soldier: ["So", "#b71c1c"], architect: ["Ar", "#6d4c41"],
-  monk: ["Mo", "#e65100"], bureaucrat: ["Bu", "#6a1b9a"], cloth: ["Cl", "#0288d1"],
-  fish: ["Fi", "#1a4f9c"], pork: ["Po", "#d81b60"], pot: ["Pt", "#a0522d"],
-  horse: ["Ho", "#5d4037"], iron: ["Fe", "#455a64"], statue: ["St", "#b8921e"],
-  mirror: ["Mi", "#78909c"],
+  worker: { name: "Worker", fill: "#a87b45" }, soldier: { name: "Soldier", fill: "#b71c1c" },
+  architect: { name: "Architect", fill: "#6d4c41" }, monk: { name: "Monk", fill: "#d84a00" },
+  bureaucrat: { name: "Bureaucrat", fill: "#6a1b9a" }, cloth: { name: "Cloth", fill: "#0277bd" },
+  fish: { name: "Fish", fill: "#1a4f9c" }, pork: { name: "Pork", fill: "#c2185b" },
+  pot: { name: "Pot", fill: "#a0522d" }, horse: { name: "Horse", fill: "#4e342e" },
+  iron: { name: "Iron", fill: "#455a64" }, statue: { name: "Statue", fill: "#9a7a12" },
+  mirror: { name: "Mirror", fill: "#607d8b" },
 };
 export const POOL_GOODS = Object.keys(GOODS).slice(0, 10);
 
@@ -107,15 +112,10 @@ export function colourOf(payload, p) {
   return n && SEAT_FILL[n] ? n : SEATS[p];
 }
 
-/** Display name of seat p: its colour, plus "(you)" / "(bot)". */
+/** Display name of seat p in words: the player's name or the bot's level with the colour
+ *  and "you" ("Alice (blue, you)", "Random bot (orange)"; names.js). */
 export function seatLabel(payload, p) {
-  const s = (payload.seats || [])[p] || {};
-  const colour = colourOf(payload, p);
-  const extra = [];
-  if (s.name && s.name !== colour) extra.push(s.name);
-  if (payload.you === p) extra.push("you");
-  if (s.kind === "bot") extra.push("bot" + (s.level ? " " + s.level : ""));
-  return colour + (extra.length ? ` (${extra.join(", ")})` : "");
+  return (payload.seats || [])[p] ? seatText(payload, p) : colourOf(payload, p);
 }
 
 /** 'worker=2,iron=1' -> [['worker', 2], ['iron', 1]]. */
@@ -127,10 +127,15 @@ export function parseGoods(code) {
   });
 }
 
-/** [['worker', 2]] -> '2 workers'. */
+/** The rulebook's word for a good ("Worker"; an unknown code as it is). */
+export function goodName(good) {
+  return (GOODS[good] || { name: good }).name;
+}
+
+/** [['worker', 2]] -> '2 workers' (fish stays fish). */
 export function goodsWords(list) {
   if (!list.length) return "nothing";
-  return list.map(([g, n]) => `${n} ${g}${n === 1 ? "" : "s"}`).join(" + ");
+  return list.map(([g, n]) => `${n} ${g}${n === 1 || g === "fish" ? "" : "s"}`).join(" + ");
 }
 
 /** The component entry of a card id (never undefined). */
@@ -153,12 +158,30 @@ export function makeLegal(node, action, ctx) {
   node.addEventListener("click", (e) => { e.stopPropagation(); ctx.act(action.id); });
 }
 
-/** Sizes that depend on the screen: on a phone (narrow or touch) anything that can be
- *  chosen is at least 44 px each way, and the layout is drawn at one unit per pixel. */
-export function sizes(width) {
+/** Whether the board is drawn for a phone: a narrow board, or a finger for a pointer. */
+export function isCompact(width) {
   const coarse = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
-  const compact = width < 600 || coarse;
-  return { compact, btnH: compact ? 46 : 20, boxH: compact ? 48 : 40 };
+  return width < 600 || coarse;
+}
+
+/** The layout width (SVG units) for a compact board `width` px wide: as many whole cards a
+ *  row as fit (two at least), so that the drawing, stretched to the width, fills it and
+ *  is drawn larger than one unit a pixel; a board too narrow for two cards is drawn 1:1. */
+export function compactWidth(width) {
+  const two = 2 * CARD_W + GAP + 2 * PAD;
+  if (width < two) return Math.max(CARD_W + 2 * PAD, Math.floor(width));
+  const k = Math.floor((width - 2 * PAD + GAP) / (CARD_W + GAP));
+  return k * CARD_W + (k - 1) * GAP + 2 * PAD;
+}
+
+/** Sizes that depend on the screen: on a phone (narrow or touch) anything that can be
+ *  chosen is at least 44 px each way once drawn at `scale` px a unit (the layout is
+ *  stretched to the board's width: one unit is `scale` pixels, never less than one). */
+export function sizes(width, scale = 1) {
+  const compact = isCompact(width);
+  const s = Math.max(1, scale);
+  return { compact, scale: s, btnH: compact ? Math.ceil(46 / s) : 20,
+    boxH: compact ? Math.ceil(48 / s) : 40 };
 }
 
 // ------------------------------------------------------------------ legal actions

@@ -1,30 +1,34 @@
-// I, Clansman board: a card drawn as SVG (band, name, cost, uses or VPs, marks), good
-// chips, VP badges, daughters, and the convert buttons under a usable card.
+// I, Clansman board: a card drawn as SVG (band, name, cost, uses or VPs, marks), goods
+// (pictures with counts), VP badges, daughters, and the convert buttons under a usable card.
 import { reconMark } from "../../marks.js";
 import {
-  CARD_H, CARD_W, GOODS, ORD, SEAT_FILL, TYPE_BAND, TYPE_SHORT, VP, comp, el, isWeak, makeLegal,
+  CARD_H, CARD_W, ORD, SEAT_FILL, TYPE_BAND, TYPE_SHORT, VP, comp, el, isWeak, makeLegal,
   parseGoods, txt, wrap,
 } from "./base.js";
+import { goodToken, tokenWidth } from "./icons.js";
 
 
-/** A row of good chips ('2W', '1Fe') starting at x; returns [group, width]. */
+/** A row of goods (count and picture each: '2 [worker]') starting at x, baseline y;
+ *  returns [group, width]. */
 export function chips(list, x, y, opts = {}) {
-  const g = el("g");
+  const g = el("g", { class: "cm-goods" });
   let cx = x;
   for (const [good, n] of list) {
-    const [abbr, fill] = GOODS[good] || [good.slice(0, 2), "#777"];
-    const label = `${n}${abbr}`;
-    const w = 7 + label.length * 6.4;
-    g.appendChild(el("rect", { x: cx, y: y - 10, width: w, height: 14, rx: 3, fill,
-      class: "cm-chip" }));
-    g.appendChild(txt(cx + w / 2, y, label, { "text-anchor": "middle", class: "cm-chip-t" }));
-    cx += w + (opts.gap ?? 2);
+    const [t, w] = goodToken(good, n, cx, y);
+    g.appendChild(t);
+    cx += w + (opts.gap ?? 3);
   }
-  return [g, cx - x];
+  return [g, Math.max(0, cx - x - (opts.gap ?? 3))];
 }
 
-/** One use line of a clan-like card: 'in → out / out' as chips. */
-export function usesLine(c, x, y, maxW) {
+/** The width a row of goods takes. */
+function rowWidth(list, gap = 3) {
+  return list.reduce((w, [, n]) => w + tokenWidth(n) + gap, 0) - (list.length ? gap : 0);
+}
+
+/** The use line of a clan-like card: 'in → out / out' as goods (a use without an input:
+ *  '→ out'); outputs that do not fit go on a second line when `room` allows one. */
+export function usesLine(c, x, y, maxW, room = 0) {
   const uses = String(c.uses || "").split("|").filter(Boolean).map((u) => {
     const [i, o] = u.split(">");
     return { inp: parseGoods(i), out: parseGoods(o) };
@@ -36,36 +40,43 @@ export function usesLine(c, x, y, maxW) {
   if (inp.length) {
     const [ig, w] = chips(inp, cx, y);
     g.appendChild(ig);
-    cx += w + 1;
-  } else {
-    g.appendChild(txt(cx, y, "make", { class: "cm-small" }));
-    cx += 28;
+    cx += w + 2;
   }
   g.appendChild(txt(cx, y, "→", { class: "cm-arrow" }));
-  cx += 12;
+  cx += 14;
+  const lineStart = cx;
+  let ly = y;
   uses.forEach((u, i) => {
-    if (cx > x + maxW - 24) return;
-    if (i) { g.appendChild(txt(cx, y, "/", { class: "cm-small" })); cx += 6; }
-    const [og, w] = chips(u.out, cx, y);
+    const w = rowWidth(u.out);
+    const sep = i ? 9 : 0;
+    if (cx + sep + w > x + maxW) {
+      if (room < 19 || ly > y) return;   // no room for (another) line: dropped
+      ly += 19;
+      cx = lineStart;
+    } else if (i) {
+      g.appendChild(txt(cx + 1, ly, "/", { class: "cm-small" }));
+      cx += sep;
+    }
+    const [og, ow] = chips(u.out, cx, ly);
     g.appendChild(og);
-    cx += w + 1;
+    cx += ow + 2;
   });
   return g;
 }
 
-/** The cost options of a card as chips ('or' between options). */
+/** The cost options of a card as goods ('or' between options). */
 export function costLine(c, x, y) {
   const g = el("g");
   const opts = String(c.cost || "").split("|").filter(Boolean);
   let cx = x;
   if (!opts.length) return g;
   g.appendChild(txt(cx, y, "cost", { class: "cm-small" }));
-  cx += 24;
+  cx += 27;
   opts.forEach((o, i) => {
-    if (i) { g.appendChild(txt(cx, y, "or", { class: "cm-small" })); cx += 14; }
+    if (i) { g.appendChild(txt(cx, y, "or", { class: "cm-small" })); cx += 16; }
     const [cg, w] = chips(parseGoods(o), cx, y);
     g.appendChild(cg);
-    cx += w + 2;
+    cx += w + 4;
   });
   return g;
 }
@@ -110,37 +121,41 @@ export function drawCard(ctx, cid, opts = {}) {
   g.appendChild(el("path", { d: `M0,7 a7,7 0 0 1 7,-7 h${CARD_W - 14} a7,7 0 0 1 7,7 v13 h-${CARD_W} z`,
     fill: band, stroke: type === "mission" && vpColour === "others" ? "#999" : "none" }));
   const century = c.century && !opts.unofficial ? ` · ${ORD[c.century] || c.century}` : "";
-  const kind = opts.unofficial ? "UNOFFICIAL" : (TYPE_SHORT[type] || type);
+  // a daughter on a Royal Prince sits at the band's end: its word is shortened for her
+  const kind = opts.unofficial ? "UNOFFICIAL"
+    : (opts.daughter && type === "royal_prince" ? "Prince" : (TYPE_SHORT[type] || type));
   g.appendChild(txt(6, 14, cid, { class: "cm-band-t", fill: bandInk }));
-  const idW = cid.length * 6.6;
-  if (weak) g.appendChild(reconMark(6 + idW + 9, 10, 7));
-  g.appendChild(txt(6 + idW + (weak ? 20 : 7), 14, `${kind}${century}`,
+  const idW = cid.length * 7;
+  if (weak) g.appendChild(reconMark(6 + idW + 11, 10, 7.4));
+  g.appendChild(txt(6 + idW + (weak ? 24 : 7), 14, `${kind}${century}`,
     { class: "cm-band-t", fill: bandInk }));
   // Emperor names carry a long second name in brackets: the explanation has it.
   const shown = type === "emperor" ? String(c.name || cid).split(" (")[0] : (c.name || cid);
   const lines = wrap(shown, 17, 2);
   lines.forEach((l, i) => g.appendChild(txt(6, 34 + i * 13, l, { class: "cm-name" })));
-  let y = lines.length > 1 ? 66 : 55;
-  if (c.cost) { g.appendChild(costLine(c, 6, y)); y += 18; }
+  let y = lines.length > 1 ? 66 : 56;
+  if (c.cost) { g.appendChild(costLine(c, 6, y)); y += 19; }
   if (c.uses && type !== "hero") {
-    g.appendChild(usesLine(c, 6, y, CARD_W - 12));
+    g.appendChild(usesLine(c, 6, y, CARD_W - 12, CARD_H - 4 - y));
   } else if (type === "hero") {
     g.appendChild(txt(6, y, "once per game", { class: "cm-small" }));
-    g.appendChild(chips(parseGoods(String(c.uses).split(">")[1] || ""), 84, y)[0]);
+    g.appendChild(chips(parseGoods(String(c.uses).split(">")[1] || ""), 94, y)[0]);
   } else if (type === "mission" || type === "kofun") {
-    g.appendChild(vpBadge(6, y - 12, vpAmount || 0, vpColour));
+    g.appendChild(vpBadge(6, y - 13, vpAmount || 0, vpColour));
     let cx = 28;
     if (c.items) {
       g.appendChild(txt(cx, y, "+", { class: "cm-small" }));
-      g.appendChild(chips(parseGoods(c.items), cx + 8, y)[0]);
-      cx += 40;
+      const [ig, iw] = chips(parseGoods(c.items), cx + 9, y);
+      g.appendChild(ig);
+      cx += iw + 14;
     }
     if (c.mirror_vp_each) {
       g.appendChild(txt(cx, y, `+${c.mirror_vp_each} VP per Mirror`, { class: "cm-small" }));
     }
   } else if (type === "emperor" && c.rule) {
-    wrap(c.rule, 23, 3).forEach((l, i) =>
-      g.appendChild(txt(6, y - 4 + i * 11, l, { class: "cm-small" })));
+    // the rule in as many lines as fit above the status line (the explanation has it all)
+    wrap(c.rule, 20, opts.status && lines.length > 1 ? 2 : 3).forEach((l, i) =>
+      g.appendChild(txt(6, y - 4 + i * 12, l, { class: "cm-small" })));
   }
   if (opts.status) {
     g.appendChild(txt(CARD_W - 6, CARD_H - 6, opts.status, { "text-anchor": "end",

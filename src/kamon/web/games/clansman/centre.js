@@ -1,6 +1,6 @@
 // I, Clansman board: the centre of the table — Century piles, the Supply, Royal Princes
 // and the Miyake row, Heroes, Kofun and Emperor cards, the Bank and its Tadokoro options.
-import { ORD, colourOf, comp, el, makeLegal, txt } from "./base.js";
+import { ORD, PAD, colourOf, comp, el, makeLegal, txt } from "./base.js";
 import { cardItem } from "./cards.js";
 import { area, boxItem, pack } from "./layout.js";
 import { centuryOf } from "./status.js";
@@ -63,7 +63,7 @@ export function centre(payload, ctx, L, W) {
   }
   row.appendChild(txt(0, 48, `${v.miyake} Miyake · ${v.miyake_row}/${flipAt} Tadokoro`, { class: "cm-small" }));
   princes.push({ node: el("g", {}, [txt(0, 10, "Miyake row", { class: "cm-small cm-bold" }), el("g", { transform: "translate(0,16)" }, [row])]),
-    w: Math.max(130, mw * 26), h: 70 });
+    w: Math.max(146, mw * 26), h: 70 });
   areas.push(area("Royal Princes & Miyake row", "Royal Princes: marry your daughter here (1 Tadokoro to the Miyake row) to use the Prince and get Workers from the Miyake. Faces flip to the 6th-7th side in round 9.", princes, W));
 
   // Heroes.
@@ -95,14 +95,15 @@ export function centre(payload, ctx, L, W) {
   // The Bank: Tadokoro count and the two Tadokoro obtain options.
   const bankText = v.bank_tadokoro >= 0 ? `${v.bank_tadokoro} Tadokoro cards left`
     : `all Tadokoro out; ${-v.bank_tadokoro} substitute(s)`;
-  const bank = [boxItem(bankText, "Iron, Statue, Mirror never run out", "The Bank: Tadokoro cards, Iron, Statue and Mirror tokens (these never run out, R02).")];
-  const f = boxItem("F: obtain 2 Tadokoro", "pay 2W + 1Fe, then 1 Supply card to hand", "Option F: pay 2 Workers + 1 Iron for 2 Tadokoro, then take a Supply card into your hand. It is the round's obtained card.", { cls: "cm-space" + (L.f ? "" : " cm-off"), h: ctx.size.boxH });
+  const maxW = W - 2 * PAD;
+  const bank = [boxItem(bankText, "Iron, Statue, Mirror never run out", "The Bank: Tadokoro cards, Iron, Statue and Mirror tokens (these never run out, R02).", { maxW })];
+  const f = boxItem("F: obtain 2 Tadokoro", "pay 2 Workers + 1 Iron, then 1 Supply card to hand", "Option F: pay 2 Workers + 1 Iron for 2 Tadokoro, then take a Supply card into your hand. It is the round's obtained card.", { cls: "cm-space" + (L.f ? "" : " cm-off"), h: ctx.size.boxH, maxW });
   if (L.f) makeLegal(f.node, L.f, ctx);
-  const gopt = boxItem("G: obtain 1 Tadokoro", "free (no hand card)", "Option G: take 1 Tadokoro for free. It is the round's obtained card.", { cls: "cm-space" + (L.g ? "" : " cm-off"), h: ctx.size.boxH });
+  const gopt = boxItem("G: obtain 1 Tadokoro", "free (no hand card)", "Option G: take 1 Tadokoro for free. It is the round's obtained card.", { cls: "cm-space" + (L.g ? "" : " cm-off"), h: ctx.size.boxH, maxW });
   if (L.g) makeLegal(gopt.node, L.g, ctx);
   bank.push(f, gopt);
   areas.push(area("Bank", "The Bank and the two ways to obtain Tadokoro instead of a card.", bank, W));
-  const svg = pack(areas, W, "cm-centre");
+  const svg = pack(areas, W, "cm-centre", ctx.size.fit);
   svg.setAttribute("data-area", "centre");
   return svg;
 }

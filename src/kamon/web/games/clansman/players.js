@@ -1,7 +1,7 @@
 // I, Clansman board: one panel per Gozoku — its name and markers, VPs by colour, tokens,
 // daughter, Clan cards (with the daughters on them), Missions and hand.
 import {
-  GOODS, PAD, SEAT_FILL, VP, VP_ORDER, clanKey, colourOf, el, html, seatLabel, txt,
+  GOODS, PAD, SEAT_FILL, VP, VP_ORDER, clanKey, colourOf, el, html, seatLabel, txt, wrap,
 } from "./base.js";
 import { cardItem, daughterPawn, vpBadge } from "./cards.js";
 import { area, pack } from "./layout.js";
@@ -44,7 +44,9 @@ export function playerPanel(payload, ctx, L, p, W) {
   let hx = 0;
   head.appendChild(el("rect", { x: 0, y: 0, width: 20, height: 22, rx: 4, fill: SEAT_FILL[colour] }));
   hx = 26;
-  const title = seatLabel(payload, p) + (p === v.start ? " ★" : "") + (p === v.to_move ? " ▶" : "");
+  const marks = (p === v.start ? " ★" : "") + (p === v.to_move ? " ▶" : "");
+  const title = wrap(seatLabel(payload, p), Math.max(8, Math.floor((W - 2 * PAD - 34) / 9.4)
+    - marks.length), 1)[0] + marks;  // a long name is cut, its marks stay
   head.appendChild(txt(hx, 16, title, { class: "cm-head-t",
     "data-explain": `${colour}'s Gozoku.` + (p === v.start ? " Holds the Start Player marker (★)." : "") + (p === v.to_move ? " To move now (▶)." : "") }));
   const items = [{ node: head, w: Math.min(W - 2 * PAD, 34 + title.length * 9.4), h: 24 }];
@@ -58,9 +60,9 @@ export function playerPanel(payload, ctx, L, p, W) {
   const [vs, vw] = vpStrip(payload, p);
   items.push({ node: vs, w: vw, h: 24 });
   const tokens = [["Tadokoro", gz.tadokoro, "#8bc34a", `${gz.tadokoro} Tadokoro: each gives 1 Worker at the start of your Production turn; pay 1 as dowry to marry into another player's clan or a Royal Prince.`],
-    ["Iron", gz.iron, GOODS.iron[1], "Iron tokens (kept; spent in some costs; break final ties)."],
-    ["Statue", gz.statue, GOODS.statue[1], "Statue tokens (kept; 1 Religion VP each while you own a temple)."],
-    ["Mirror", gz.mirror, GOODS.mirror[1], v.options && v.options.expert ? "Mirrors not under a Kofun: worth nothing in the Expert game (they go under your Kofun when you obtain it)." : "Mirrors: 1 VP each in the Beginner game."]];
+    ["Iron", gz.iron, GOODS.iron.fill, "Iron tokens (kept; spent in some costs; break final ties)."],
+    ["Statue", gz.statue, GOODS.statue.fill, "Statue tokens (kept; 1 Religion VP each while you own a temple)."],
+    ["Mirror", gz.mirror, GOODS.mirror.fill, v.options && v.options.expert ? "Mirrors not under a Kofun: worth nothing in the Expert game (they go under your Kofun when you obtain it)." : "Mirrors: 1 VP each in the Beginner game."]];
   if (v.options && v.options.expert) tokens.push(["under Kofun", gz.kofun_mirrors, "#4e5d2f", "Mirrors under the Kofun: 2 Religion VPs each."]);
   for (const [name, n, fill, ex] of tokens) {
     const w = 16 + (name.length + String(n).length + 1) * 6.6;
@@ -70,8 +72,9 @@ export function playerPanel(payload, ctx, L, p, W) {
     w, h: 22 });
   }
   const dw = daughterWhere(payload, ctx, p);
-  items.push({ node: el("g", { "data-explain": `${colour}'s daughter: ${dw}.` }, [daughterPawn(9, 10, colour, 9), txt(22, 15, `daughter ${dw}`, { class: "cm-small" })]),
-    w: 30 + dw.length * 5.6 + 50, h: 22 });
+  const dwShown = wrap(`daughter ${dw}`, Math.floor((W - 2 * PAD - 26) / 6.2), 1)[0];
+  items.push({ node: el("g", { "data-explain": `${colour}'s daughter: ${dw}.` }, [daughterPawn(9, 10, colour, 9), txt(22, 15, dwShown, { class: "cm-small" })]),
+    w: 26 + dwShown.length * 6.2, h: 22 });
   const hdr = area("", "", items, W, { cls: "cm-panel-head" });
 
   // Clan cards row, with the daughters on them.
@@ -97,7 +100,7 @@ export function playerPanel(payload, ctx, L, p, W) {
     area("Clan cards", "The Clan cards row: cards whose use is open to the player whose daughter sits on them (or to the owner when no other daughter is there).", clans, inner),
     area(v.options && v.options.expert ? "Missions · Kofun · Hero" : "Missions · Hero", "Obtained Mission cards (VPs by colour), the Kofun with its Mirrors, the Hero used and Emperor cards won.", mission, inner, { empty: "none yet" }),
     area(`Hand (${gz.hand.length})`, "Hand cards (public): obtained later like a Supply card, from any Century.", hand, inner, { empty: "empty" })];
-  const svg = pack(parts, W, "cm-player");
+  const svg = pack(parts, W, "cm-player", ctx.size.fit);
   const wrapDiv = html("div", `cm-panel cm-seat-${colour}` + (p === v.to_move ? " cm-to-move" : "") + (p === payload.you ? " cm-mine" : ""));
   wrapDiv.style.setProperty("--seat", SEAT_FILL[colour]);
   wrapDiv.setAttribute("data-area", `gozoku-${p}`);

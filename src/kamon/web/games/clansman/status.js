@@ -1,7 +1,7 @@
 // I, Clansman board: the status bar (mode, round and Century, phase, start player, whose
 // decision) and the producing seat's turn panel (pool, usable cards, payment).
 import {
-  ORD, PHASE, POOL_GOODS, SEAT_FILL, STEP, colourOf, comp, el, goodsWords, html, makeLegal,
+  ORD, PAD, PHASE, POOL_GOODS, SEAT_FILL, STEP, colourOf, comp, el, goodsWords, html, makeLegal,
   seatLabel, txt,
 } from "./base.js";
 import { cardItem, chips } from "./cards.js";
@@ -92,25 +92,29 @@ export function turnPanel(payload, ctx, L, W) {
     const pool = POOL_GOODS.map((g, i) => [g, v.pool[i] || 0]).filter(([, k]) => k > 0);
     const items = [];
     if (pool.length) {
-      const [cg, w] = chips(pool, 0, 18, { gap: 4 });
-      items.push({ node: el("g", { "data-explain": `Pool: ${goodsWords(pool)}. Workforce vanishes at the end of the turn.` }, [cg]), w, h: 24 });
+      // one item a good: a long pool wraps on a narrow board
+      for (const one of pool) {
+        const [cg, w] = chips([one], 0, 18);
+        items.push({ node: el("g", { "data-explain": `Pool: ${goodsWords(pool)}. Workforce vanishes at the end of the turn.` }, [cg]), w, h: 24 });
+      }
     } else {
       items.push(boxItem("empty pool", "", "Nothing left in the pool this turn."));
     }
     const g = v.gozoku[p];
     const keep = [["iron", g.iron], ["statue", g.statue]].filter(([, k]) => k > 0);
     if (keep.length) {
-      const [kg, w] = chips(keep, 0, 18, { gap: 4 });
+      const [kg, w] = chips(keep, 40, 18, { gap: 6 });
       items.push({ node: el("g", { "data-explain": `Items ${colour} may spend: ${goodsWords(keep)}${v.lock ? ` (${v.lock} Statue locked by the temple this turn)` : ""}.` }, [
-        txt(0, 4, "items", { class: "cm-small" }), kg]), w, h: 24 });
+        txt(0, 18, "items", { class: "cm-small" }), kg]), w: w + 40, h: 24 });
     }
     areas.push(area(`Pool of ${colour} (Production turn)`, "The producing player's workforce: workers from his Tadokoro (and Miyake via a Royal Prince) plus what his cards have made. Everything but Iron, Statue and Mirror vanishes at the end of the turn.", items, Math.min(W, 520), { cls: `cm-seat-${colour}` }));
     const left = (v.usable || []).filter((u) => !(v.used || []).includes(u[0]));
-    const usable = left.map((u) => `${u[0]} ${comp(ctx, u[2]).name}`);
+    const usable = left.map((u) => `${u[0]} ${String(comp(ctx, u[2]).name).split(" (")[0]}`);
     if (v.usable && v.usable.length) {
       const ex = "Cards still usable this turn: " + (usable.join(", ") || "none");
-      const items2 = usable.length ? usable.map((u) => boxItem(u, "", ex, { w: 16 + u.length * 7 }))
-        : [boxItem("nothing left to use", "", ex)];
+      const maxW = W - 2 * PAD;
+      const items2 = usable.length ? usable.map((u) => boxItem(u, "", ex, { w: 16 + u.length * 7.4, maxW }))
+        : [boxItem("nothing left to use", "", ex, { maxW })];
       areas.push(area("May still use", "Cards this player may still use this turn (his daughter's card and his own clans without another player's daughter; each once per round).",
         items2, W));
     }
@@ -118,7 +122,7 @@ export function turnPanel(payload, ctx, L, W) {
   if (v.step === "payment" && v.pending) {
     const items = [cardItem(ctx, L, v.pending, { where: "Being obtained:" })];
     for (const a of L.payment) {
-      const b = boxItem(`Payment ${a.notation.split(" ")[1]}`, a.text, `Pay this printed cost: ${a.text}`, { cls: "cm-space", h: ctx.size.boxH });
+      const b = boxItem(`Payment ${a.notation.split(" ")[1]}`, a.text, `Pay this printed cost: ${a.text}`, { cls: "cm-space", h: ctx.size.boxH, maxW: W - 2 * PAD });
       makeLegal(b.node, a, ctx);
       items.push(b);
     }
@@ -126,10 +130,10 @@ export function turnPanel(payload, ctx, L, W) {
   }
   if (v.step === "hand") {
     areas.push(area("Option F", "After obtaining 2 Tadokoro, take one Supply card into your hand (the highlighted Supply cards).",
-      [boxItem("Take a Supply card into hand", "click a highlighted card in the Supply", "Option F: one Supply card goes into the hand.")], W));
+      [boxItem("Take a Supply card into hand", "click a highlighted card in the Supply", "Option F: one Supply card goes into the hand.", { maxW: W - 2 * PAD })], W));
   }
   if (!areas.length) return null;
-  const svg = pack(areas, W, "cm-turn");
+  const svg = pack(areas, W, "cm-turn", ctx.size.fit);
   svg.setAttribute("data-area", "turn");
   return svg;
 }
