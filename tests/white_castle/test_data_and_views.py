@@ -22,6 +22,7 @@ PACKAGED = (Path(__file__).resolve().parents[2] / "src" / "kamon" / "games" / "w
 
 
 def test_packaged_data_is_the_shared_fact_sheet() -> None:
+    """The packaged components.json holds the same JSON as shared/data/white_castle."""
     if not SHARED.exists():
         pytest.skip(f"shared data folder not beside the repository ({SHARED})")
     assert json.loads(PACKAGED.read_text()) == json.loads(
@@ -29,6 +30,8 @@ def test_packaged_data_is_the_shared_fact_sheet() -> None:
 
 
 def test_reconstructed_and_inferred_components_stay_visibly_marked() -> None:
+    """The six reconstructed domain cells and the inferred entries are listed as weak, and
+    the setup lines say so."""
     weak = load_data().weak
     recon = [w for w in weak if "reconstructed" in w]
     # Cells 4-5 of each of the three personal-domain rows are placeholders.
@@ -40,6 +43,8 @@ def test_reconstructed_and_inferred_components_stay_visibly_marked() -> None:
 
 
 def test_overlay_corrects_a_reconstructed_domain_cell_without_touching_code() -> None:
+    """An overlay changes one domain cell (the base data unchanged), travels in the
+    options and survives a JSON round trip."""
     overlay = {"personal_domain": {"rows": [
         {"row": "top", "spaces_under_workers": [
             {"space": 4, "reward": {"gain": {"cp": 3}}, "confidence": "owner's board"}]}]}}
@@ -55,6 +60,8 @@ def test_overlay_corrects_a_reconstructed_domain_cell_without_touching_code() ->
 
 def test_overlay_from_environment_variable_is_embedded_in_the_record(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An overlay named by KAMON_DATA_OVERLAY is stored in the simulated records, which
+    replay with it without the variable; the engine itself never reads the variable."""
     f = tmp_path / "overlay.json"
     overlay = {"gardens": {"cards": [{"id": "stone_7", "cp": 2}]}}
     f.write_text(json.dumps(overlay))
@@ -81,17 +88,21 @@ def test_overlay_from_environment_variable_is_embedded_in_the_record(
         {"action": "fly"}]}}]}}, "unknown action 'fly'"),
 ])
 def test_malformed_overlay_is_refused_with_a_clear_message(overlay: dict, message: str) -> None:
+    """An overlay naming an unknown component, effect or action is a DataError naming it."""
     with pytest.raises(DataError, match=message.replace("(", r"\(").replace(")", r"\)")):
         load_data(overlay)
 
 
 def test_overlay_file_may_be_keyed_by_game_name(tmp_path: Path) -> None:
+    """An overlay file may hold one overlay per game, keyed by the game's name."""
     f = tmp_path / "o.json"
     f.write_text(json.dumps({"white-castle": {"gardens": {}}}))
     assert load_overlay_file(str(f), "white-castle") == {"gardens": {}}
 
 
 def test_overlay_file_errors_are_clear(tmp_path: Path) -> None:
+    """A missing file, text that is not JSON and JSON that is not an object are each a
+    DataError saying which."""
     with pytest.raises(DataError, match="cannot read"):
         load_overlay_file(str(tmp_path / "missing.json"))
     bad = tmp_path / "bad.json"
@@ -105,6 +116,7 @@ def test_overlay_file_errors_are_clear(tmp_path: Path) -> None:
 
 
 def test_merge_overlay_merges_keyed_lists_and_replaces_scalars() -> None:
+    """Items of a list are merged by id, scalars replaced, and the base left unchanged."""
     base = {"a": [{"id": "x", "v": 1, "w": 2}, {"id": "y", "v": 3}], "b": 1}
     out = merge_overlay(base, {"a": [{"id": "y", "v": 9}], "b": 2})
     assert out == {"a": [{"id": "x", "v": 1, "w": 2}, {"id": "y", "v": 9}], "b": 2}
@@ -112,6 +124,8 @@ def test_merge_overlay_merges_keyed_lists_and_replaces_scalars() -> None:
 
 
 def test_view_hides_castle_deck_order_and_the_rng() -> None:
+    """Every seat and a spectator see the castle decks' sizes only, and no seed or RNG;
+    no card still in a deck is named in the view."""
     s = GAME.new_game(3, 11)
     for seat in (0, 1, 2, None):
         v = s.view(seat)
@@ -126,6 +140,8 @@ def test_view_hides_castle_deck_order_and_the_rng() -> None:
 
 
 def test_determinize_keeps_the_view_and_resamples_hidden_deck_order() -> None:
+    """Determinized copies keep seat 0's view and the Steward deck's cards, in orders that
+    differ across samples; the original's view is unchanged."""
     s = GAME.new_game(4, 3)
     orders = set()
     for k in range(10):
@@ -135,13 +151,3 @@ def test_determinize_keeps_the_view_and_resamples_hidden_deck_order() -> None:
         orders.add(tuple(d.steward_deck))
     assert len(orders) > 1
     assert s.view(0) == GAME.new_game(4, 3).view(0)  # determinize left s alone
-
-
-def test_determinized_state_plays_to_the_end() -> None:
-    s = GAME.new_game(2, 8)
-    d = s.determinize(1, Rng(4))
-    r = Rng(9)
-    while not d.is_over():
-        ids = d.legal_ids()
-        d.apply(ids[r.below(len(ids))])
-    assert all(x == 9 for x in d.placements)

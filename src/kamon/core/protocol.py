@@ -4,6 +4,30 @@ A game module exposes `GAME` (a `Game`); `GAME.new_game(players, seed, **options
 returns a `State`. Turns are split into atomic decisions; each legal choice is an
 `Action` with a stable integer id (inside `GAME.num_actions`) and a notation
 that `GAME.parse_action` reads back.
+
+Examples:
+    A game through the protocol (The White Castle, two players, seed 1):
+
+    >>> from kamon.games import get_game
+    >>> game = get_game("white-castle")
+    >>> state = game.new_game(2, seed=1)
+    >>> state.decision_text(), [str(a) for a in state.legal_actions()]
+    ('blue chooses a starting pair', ['draft 1', 'draft 2', 'draft 3'])
+    >>> move = game.parse_action(state, "draft 2")
+    >>> move
+    Action(id=78, text='draft 2')
+    >>> state.apply(move)
+    >>> state.history, state.to_move, state.decision_text()
+    ([78], 0, 'blue chooses a resource (1 to go)')
+
+    A move that is not legal now is refused with the reason, and changes nothing:
+
+    >>> state.apply(move)
+    Traceback (most recent call last):
+    ...
+    kamon.core.errors.IllegalAction: 'draft 2' is not legal now: blue chooses a resource (1 to go)
+    >>> state.history
+    [78]
 """
 
 from __future__ import annotations
@@ -20,7 +44,13 @@ from kamon.core.rng import Rng
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One atomic decision: a stable id in the game's action space and its notation."""
+    """One atomic decision: a stable id in the game's action space and its notation.
+
+    Examples:
+        >>> move = Action(78, "draft 2")
+        >>> str(move), move.id, move == Action(78, "draft 2")
+        ('draft 2', 78, True)
+    """
 
     id: int
     text: str
@@ -130,6 +160,19 @@ def parse_notation(state: State, text: str, by_text: Mapping[str, int],
 
     Shared by every game's `parse_action`; IllegalAction lists the legal moves when the
     text names no action, and gives the game's own reason when it names an illegal one.
+
+    Examples:
+        >>> from kamon.games import get_game
+        >>> game = get_game("white-castle")
+        >>> state = game.new_game(2, seed=1)
+        >>> game.parse_action(state, "  Draft   2 ")
+        Action(id=78, text='draft 2')
+        >>> game.parse_action(state, "78")
+        Action(id=78, text='draft 2')
+        >>> game.parse_action(state, "dance")
+        Traceback (most recent call last):
+        ...
+        kamon.core.errors.IllegalAction: 'dance' is not an action of The White Castle; legal now: draft 1, draft 2, draft 3
     """
     t = " ".join(str(text).strip().lower().split())
     aid = by_text.get(t)

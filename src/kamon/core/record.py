@@ -77,11 +77,12 @@ class GameRecord:
         """A record from a record file's text: one JSON object, or (JSON lines, as
         `simulate` writes) line `index`, from 1; RecordError names `name` and the fault.
 
-        >>> GameRecord.from_text('{"game": "clansman", "players": 4, "seed": 7}').seed
-        7
-        >>> GameRecord.from_text('{"game": "a", "players": 1, "seed": 1}\\n{}')
-        Traceback (most recent call last):
-        kamon.core.errors.RecordError: the file holds 2 records, one per line: choose one (1 to 2)
+        Examples:
+            >>> GameRecord.from_text('{"game": "clansman", "players": 4, "seed": 7}').seed
+            7
+            >>> GameRecord.from_text('{"game": "a", "players": 1, "seed": 1}\\n{}')
+            Traceback (most recent call last):
+            kamon.core.errors.RecordError: the file holds 2 records, one per line: choose one (1 to 2)
         """
         if not text.strip():
             raise RecordError(f"{name} is empty")
@@ -144,7 +145,21 @@ def _json_object(line: str) -> bool:
 
 
 def replay(record: GameRecord, upto: int | None = None) -> State:
-    """Set the game up again and apply the record's actions (the first `upto` of them)."""
+    """Set the game up again and apply the record's actions (the first `upto` of them).
+
+    Examples:
+        >>> from kamon.games import get_game
+        >>> game = get_game("clansman")
+        >>> state = game.new_game(4, seed=7)
+        >>> state.apply(game.parse_action(state, "marry 300 pink"))
+        >>> record = GameRecord.of("clansman", state, 7, state.options, game.action_text)
+        >>> record.actions
+        ['marry 300 pink']
+        >>> replay(GameRecord.from_text(record.dumps())).to_json() == state.to_json()
+        True
+        >>> replay(record, upto=0).history
+        []
+    """
     from kamon.games import get_game
 
     game = get_game(record.game)

@@ -20,7 +20,24 @@ UNDO_SAMPLES = 4  # re-sampled hidden states compared to decide if a move reveal
 
 def may_undo(before: State, aid: int, after: State, mover: int, seat: int) -> bool:
     """May `seat` take back the move `aid` that `mover` played from `before` to `after`?
-    Only its own move, not once the game is over, and only if the move revealed nothing."""
+    Only its own move, not once the game is over, and only if the move revealed nothing.
+
+    A move made, then undone as the front ends do: the game replayed without it.
+
+    >>> from kamon.core.record import GameRecord, replay
+    >>> from kamon.games import get_game
+    >>> game = get_game("white-castle")
+    >>> state = game.new_game(2, seed=1)
+    >>> state.apply(game.parse_action(state, "draft 2"))
+    >>> record = GameRecord.of("white-castle", state, 1, {}, game.action_text)
+    >>> before = replay(record, upto=len(record.actions) - 1)
+    >>> may_undo(before, state.history[-1], state, mover=0, seat=0)  # blue's own move
+    True
+    >>> may_undo(before, state.history[-1], state, mover=0, seat=1)  # not yellow's to undo
+    False
+    >>> before.history, before.decision_text()
+    ([], 'blue chooses a starting pair')
+    """
     if mover != seat or after.is_over():
         return False
     return not reveals(before, aid, after, seat)

@@ -15,6 +15,11 @@ is addressed with its owner's colour ('300 blue'). Notation:
 Ids are positions in ACTIONS. The card lists come from the bundled data (an
 overlay may correct a card, never add one or change its type), so the table is
 the same for every game.
+
+>>> ACTIONS[BY_TEXT["obtain 412"]], NUM_ACTIONS
+(Action(id=376, text='obtain 412'), 502)
+>>> TEXTS[0], TEXTS[BY_TEXT["marry 300 teal"]]
+('marry 300 blue', 'marry 300 teal')
 """
 
 from __future__ import annotations

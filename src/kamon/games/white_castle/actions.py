@@ -3,6 +3,11 @@
 Ids are positions in ACTIONS; notation is what `str(action)` shows and what
 `parse_action` reads back. Locations are named after the board:
 steward1-3, diplomat1-2, outside-left/right, well, domain, gate, daimyo.
+
+>>> ACTIONS[78], BY_TEXT["draft 2"], NUM_ACTIONS
+(Action(id=78, text='draft 2'), 78, 99)
+>>> TEXTS[0]
+'take coral left'
 """
 
 from __future__ import annotations

@@ -1,0 +1,159 @@
+"""The `game` fixture: every game registered in `kamon.games.GAMES`, in each of its set-ups.
+
+A registered game is tested by existing: each player count from `min_players` to
+`max_players` with the default options. EXTRA_SETUPS adds the set-ups a game's rules
+make different enough to test apart (the solo difficulties, the first game, Beginner and
+Expert, the small-table variant); INVARIANTS plugs in a game's own conservation checks
+(tests/<game>/invariants.py), run after every move of the contract's random play. A
+game with neither still gets every contract test, checked through the protocol alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from kamon.core.protocol import Game, State
+from kamon.core.rng import Rng
+from kamon.games import GAMES, get_game
+
+# Set-ups beyond "each player count, default options", by game: (players, options).
+EXTRA_SETUPS: dict[str, list[tuple[int, dict[str, Any]]]] = {
+    "white-castle": [(1, {"difficulty": "hard"}), (3, {"first_game": True})],
+    "clansman": [(4, {"expert": True}), (4, {"expert": True, "emperor_side": "B"}),
+                 (2, {"variant": "small-table"}),
+                 (3, {"variant": "small-table", "expert": True})],
+}
+
+Check = Callable[[State, str], None]
+
+
+def _white_castle_invariants(start: State) -> Check:
+    """The White Castle's conservation and range invariants (tests/white_castle)."""
+    from tests.white_castle.invariants import check_invariants
+    return check_invariants  # type: ignore[return-value]
+
+
+def _clansman_invariants(start: State) -> Check:
+    """I, Clansman's invariants, which need the game's first start player."""
+    from tests.clansman.invariants import check_invariants
+    first_start = start.start  # type: ignore[attr-defined]
+    return lambda state, where: check_invariants(state, where, first_start)  # type: ignore[arg-type]
+
+
+# A game's own invariant checks, made from the game's starting state.
+INVARIANTS: dict[str, Callable[[State], Check]] = {
+    "white-castle": _white_castle_invariants,
+    "clansman": _clansman_invariants,
+}
+
+
+def canonical(state: State) -> str:
+    """The whole state as canonical JSON text: equal text, equal state (protocol only)."""
+    import json
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+def ids_of(state: State) -> list[int]:
+    """The legal action ids, through the protocol's `legal_actions`."""
+    return [a.id for a in state.legal_actions()]
+
+
+def check_protocol(state: State, where: str) -> None:
+    """What holds of any state between moves: a decision exists exactly until the end,
+    by a seat of the game, among ids of the game's fixed action space."""
+    legal = ids_of(state)
+    if state.is_over():
+        assert state.to_move is None and legal == [], f"{where}: over but {legal[:5]} legal"
+    else:
+        assert state.to_move in range(state.num_players), f"{where}: to_move {state.to_move}"
+        assert legal and len(set(legal)) == len(legal), f"{where}: legal ids {legal}"
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """One registered game in one set-up: its entry point, player count and options."""
+
+    name: str
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def entry(self) -> Game:
+        """The game's GAME object (from the registry)."""
+        return get_game(self.name)
+
+    @property
+    def id(self) -> str:
+        """A short test id: 'clansman-4p-expert=True'."""
+        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.name}-{self.players}p" + (f"-{opts}" if opts else "")
+
+    def new(self, seed: int) -> State:
+        """A new game of this set-up."""
+        return self.entry.new_game(self.players, seed, **self.options)
+
+    def checker(self, start: State) -> Check:
+        """Every check to run after a move: the protocol's, then the game's own if any."""
+        own = INVARIANTS[self.name](start) if self.name in INVARIANTS else None
+
+        def check(state: State, where: str) -> None:
+            check_protocol(state, where)
+            if own is not None:
+                own(state, where)
+        return check
+
+    def random_moves(self, seed: int) -> list[int]:
+        """The action ids of a whole game of uniform random choices with Rng(seed)."""
+        state = self.new(seed)
+        rng = Rng(seed)
+        moves: list[int] = []
+        while not state.is_over():
+            legal = ids_of(state)
+            moves.append(legal[rng.below(len(legal))])
+            state.apply(moves[-1])
+        return moves
+
+    def positions(self, seeds: range, every: int) -> Iterator[tuple[State, int, str]]:
+        """Every `every`-th decision (shifted by the seed) of seeded random games, and each
+        game's end: the live state (the caller changes only clones), its game's seed and
+        where it is in words."""
+        for seed in seeds:
+            state = self.new(seed)
+            for i, aid in enumerate(self.random_moves(seed)):
+                if i % every == seed % every:
+                    yield state, seed, f"{self.id} seed {seed} decision {i}"
+                state.apply(aid)
+            yield state, seed, f"{self.id} seed {seed} at the end"
+
+
+def all_setups() -> list[GameSetup]:
+    """Each registered game at each of its player counts, plus its EXTRA_SETUPS."""
+    out = []
+    for name in GAMES:
+        game = get_game(name)
+        out += [GameSetup(name, p) for p in range(game.min_players, game.max_players + 1)]
+        out += [GameSetup(name, p, dict(o)) for p, o in EXTRA_SETUPS.get(name, [])]
+    return out
+
+
+SETUPS = all_setups()
+
+
+@pytest.fixture(params=SETUPS, ids=[s.id for s in SETUPS])
+def game(request: pytest.FixtureRequest) -> GameSetup:
+    """Each registered game in each of its set-ups."""
+    setup: GameSetup = request.param
+    return setup
+
+
+def play_on(state: State, rng: Rng, check: Check | None = None, where: str = "") -> None:
+    """Play uniform random choices to the end, checking after every move when asked."""
+    while not state.is_over():
+        legal = ids_of(state)
+        state.apply(legal[rng.below(len(legal))])
+        if check is not None:
+            check(state, f"{where} after {len(state.history)} moves")
