@@ -1,8 +1,9 @@
 """What each bot level is said to be comes from one place (kamon.agents.level_summaries):
-the lobby's catalogue gives it per game, and the README's bot table says the same figures
-(issue 10: the lobby said "2700 reference iterations" where the README said 900/1,227).
-Each level also has plain words for a player (kamon.agents.level_words: no jargon), which
-the catalogue, the README's table and `kamon games` give the same."""
+the lobby's catalogue gives it per game, and the bot table of docs/playing.md (once the
+README's) says the same figures (issue 10: the lobby said "2700 reference iterations"
+where the README said 900/1,227). Each level also has plain words for a player
+(kamon.agents.level_words: no jargon), which the catalogue, that table and `kamon games`
+give the same."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ from kamon.agents.base import hooks_for
 from kamon.games import get_game
 from kamon.server.app import create_app
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+# The bot levels table players read (moved there from the README, issue 29).
+BOT_TABLE = Path(__file__).resolve().parents[2] / "docs" / "playing.md"
 
 
 def summaries(name: str) -> dict[str, str]:
@@ -51,9 +53,9 @@ def test_the_hard_level_words_give_the_iterations_it_searches_with() -> None:
     assert hard_iterations("white-castle") != hard_iterations("clansman")
 
 
-def test_the_readme_bot_table_says_what_the_levels_say() -> None:
-    """The README's `hard` row names each game's iteration figure of the level words."""
-    rows = [line for line in README.read_text(encoding="utf-8").splitlines()
+def test_the_docs_bot_table_says_what_the_levels_say() -> None:
+    """The bot table's `hard` row names each game's iteration figure of the level words."""
+    rows = [line for line in BOT_TABLE.read_text(encoding="utf-8").splitlines()
             if line.startswith("| `hard`")]
     assert len(rows) == 1, rows
     for name in ("white-castle", "clansman"):
@@ -86,12 +88,12 @@ def test_the_plain_words_are_plain_and_say_what_each_level_is() -> None:
     assert f"{EXPERT_SECONDS:g} seconds a move" in words["expert"]
 
 
-def test_the_readme_and_the_catalog_give_the_plain_words(tmp_path: Path) -> None:
-    """The README's bot table and the catalogue (per game and per seat kind) say the
-    same plain words."""
-    readme = README.read_text(encoding="utf-8")
+def test_the_docs_and_the_catalog_give_the_plain_words(tmp_path: Path) -> None:
+    """The bot table of docs/playing.md and the catalogue (per game and per seat kind) say
+    the same plain words."""
+    table = BOT_TABLE.read_text(encoding="utf-8")
     for level, text in level_words().items():
-        rows = [line for line in readme.splitlines() if line.startswith(f"| `{level}`")]
+        rows = [line for line in table.splitlines() if line.startswith(f"| `{level}`")]
         assert len(rows) == 1 and f"| {text} |" in rows[0], (level, rows)
     with TestClient(create_app(str(tmp_path / "k.db"), bot_workers=0, bot_delay=0)) as c:
         catalog = c.get("/api/catalog").json()

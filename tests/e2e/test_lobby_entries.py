@@ -1,6 +1,7 @@
 """The lobby's "My games" entries and level words (issue 10): each entry says the game,
 its mode, who sits where and the date the server created it (not when this browser first
-opened it), and the bot levels' tooltips give the figures of the README's bot table."""
+opened it), and the bot levels' tooltips give the figures of the bot table in
+docs/playing.md (the README's until issue 29)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, open_play
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+BOT_TABLE = Path(__file__).resolve().parents[2] / "docs" / "playing.md"
 
 
 def test_an_entry_opened_from_a_link_says_game_mode_seats_and_the_creation_date(
@@ -38,10 +39,10 @@ def test_an_entry_opened_from_a_link_says_game_mode_seats_and_the_creation_date(
     assert abs(shown - payload["created_at"]) < 0.01, (stamp, payload["created_at"])
 
 
-def test_the_level_tooltips_give_the_readme_figures(server: Server,
-                                                    new_page: Callable[..., Any]) -> None:
-    """The hard level's tooltip names the game's own iteration figure, the README's."""
-    row = next(line for line in README.read_text(encoding="utf-8").splitlines()
+def test_the_level_tooltips_give_the_docs_figures(server: Server,
+                                                  new_page: Callable[..., Any]) -> None:
+    """The hard level's tooltip names the game's own iteration figure, the bot table's."""
+    row = next(line for line in BOT_TABLE.read_text(encoding="utf-8").splitlines()
                if line.startswith("| `hard`"))
     page = new_page("lobby-level-figures")
     page.goto(server.url + "/")

@@ -121,7 +121,8 @@ AGENTS: dict[str, Callable[[int], Agent]] = {
 
 def level_summaries(state: State) -> dict[str, str]:
     """Each level's one-line description in the game of `state`, with the iterations it
-    searches with there: the one place the lobby's words and the README's table come from."""
+    searches with there: the one place the lobby's words and the bot table of
+    docs/playing.md come from."""
     weight = hooks_for(state).mcts_iteration_weight
     out = {name: level.summary for name, level in LEVELS.items()}
     out["hard"] = (f"ISMCTS with greedy priors, {scaled_budget(HARD_ITERATIONS, weight):,} "
