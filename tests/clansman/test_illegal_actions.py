@@ -490,10 +490,12 @@ def test_bad_start_player(value: Any) -> None:
         GAME.new_game(4, 1, start_player=value)
 
 
-def test_bad_expert_value() -> None:
-    """expert is a boolean."""
+@pytest.mark.parametrize("value", ["yes", 1, 0, 1.0])
+def test_bad_expert_value(value: object) -> None:
+    """expert is a boolean: "yes", 1 or 0 are refused with the value, not read as true
+    or false (1 == True in Python, which the check once let through)."""
     with pytest.raises(ValueError, match="expert must be true or false"):
-        GAME.new_game(4, 1, expert="yes")
+        GAME.new_game(4, 1, expert=value)
 
 
 def _corruptions() -> list[tuple[str, Callable[[dict[str, Any]], object]]]:

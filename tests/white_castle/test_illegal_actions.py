@@ -307,6 +307,35 @@ def test_new_game_with_an_unknown_option() -> None:
     assert "first_game" in str(info.value)
 
 
+@pytest.mark.parametrize("value", [1, 0, "yes", 1.0])
+def test_first_game_is_true_or_false(value: object) -> None:
+    """first_game is a boolean: 1, 0 or "yes" are refused with the value, not read as
+    true or false."""
+    with pytest.raises(ValueError, match="first_game must be true or false"):
+        GAME.new_game(2, 1, first_game=value)
+
+
+def test_true_is_no_player_count() -> None:
+    """True is not 1 player (a bool is an int in Python): refused like any other count."""
+    with pytest.raises(ValueError, match="1-4 players"):
+        GAME.new_game(True, 1)
+
+
+@pytest.mark.parametrize(("options", "fault"), [
+    ({"first_game": 1}, "first_game must be true or false"),
+    ({"first_game": False}, "not as a game keeps them"),
+    ({"turbo": True}, "unknown option"),
+])
+def test_from_json_checks_the_options_as_new_game_does(options: dict[str, object],
+                                                       fault: str) -> None:
+    """A state's options are held to new_game's checks (and kept as a game keeps them),
+    so a stored game cannot carry an option new_game would refuse."""
+    doc = json.loads(json.dumps(GAME.new_game(2, 1, first_game=True).to_json()))
+    doc["options"] = options
+    with pytest.raises(RecordError, match=fault):
+        GAME.from_json(doc)
+
+
 def test_from_json_of_a_die_in_hand_of_the_wrong_shape() -> None:
     """A die in hand that is not (bridge, value, from the left) raises RecordError (not an
     IndexError later); fields missing or of another type: tests/contract/."""

@@ -94,7 +94,7 @@ class ClansmanGame:
                              f"'4 players'); got {players}. 2-3 players only with the "
                              f"unofficial variant: variant='{SMALL_TABLE}' (RULES_NOTES R35)")
         expert = options.get("expert")
-        if expert not in (None, False, True):
+        if expert is not None and not isinstance(expert, bool):  # not 1, 0 or "yes"
             raise ValueError(f"expert must be true or false, got {expert!r}")
         side = options.get("emperor_side")
         ev = options.get("emperor_variant")

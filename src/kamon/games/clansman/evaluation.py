@@ -75,7 +75,7 @@ GREEDY = Weights(vp_per_worth=0.6, saturation=10.0, iron=0.8, statue=0.5, mirror
 # MCTS's (`fresh_search_evaluation`: hard, expert): fitted by least squares to the final VPs
 # of 1,500 greedy games (bench/fit_clansman_eval.py; the saturation kept, mirror_kofun
 # unfitted: a Beginner game has no Kofun). Against three greedy it won 12 of 24 games
-# where the hand-set weights won 7.5 (the same deals; see the README's bot ladder).
+# where the hand-set weights won 7.5 (the same deals; see the ladder in docs/bots.md).
 SEARCH = Weights(vp_per_worth=0.457, saturation=10.0, iron=0.93, statue=0.27,
                  mirror_kofun=1.2, hand=0.05)
 REL = 0.5

@@ -13,7 +13,7 @@ the state after setup and at the end (`view(None)`) and the card data:
   `hero` taken, the `clan_cards` in the row (the Kochisei-Shuraku and the starting
   clan included) and the final `tadokoro`.
 
-A card label ends with † when some of its text is reconstructed (see the README).
+A card label ends with † when some of its text is reconstructed (see docs/playing.md).
 """
 
 from __future__ import annotations

@@ -33,14 +33,25 @@ class WhiteCastleGame:
 
     def new_game(self, players: int, seed: int, **options: Any) -> WhiteCastleState:
         """Set up a game; ValueError with a clear message for bad arguments."""
+        opts = self.checked_options(players, options)
+        return new_state(load_data(opts.get("data_overlay")), players, int(seed), opts)
+
+    def checked_options(self, players: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The player count and options checked (ValueError or DataError saying what is
+        wrong), as a game and its record keep them: set options only, the solo
+        difficulty filled in."""
         unknown = set(options) - set(self.options)
         if unknown:
             raise ValueError(f"unknown option(s) for {self.name}: {', '.join(sorted(unknown))}; "
                              f"known: {', '.join(self.options)}")
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+        if not isinstance(players, int) or isinstance(players, bool) \
+                or not self.min_players <= players <= self.max_players:
             raise ValueError(f"The White Castle is played by {self.min_players}-"
                              f"{self.max_players} players (1 = solo against the Tokugawa "
                              f"rival; got {players})")
+        first = options.get("first_game")
+        if first is not None and not isinstance(first, bool):  # not 1, 0 or "yes"
+            raise ValueError(f"first_game must be true or false, got {first!r}")
         difficulty = options.get("difficulty")
         if players == 1:
             difficulty = difficulty or "medium"
@@ -53,8 +64,7 @@ class WhiteCastleGame:
         overlay = options.get("data_overlay")
         if overlay is not None and not isinstance(overlay, dict):
             raise DataError("data_overlay must be a JSON object")
-        opts = {k: v for k, v in options.items() if v not in (None, False)}
-        return new_state(load_data(overlay), players, int(seed), opts)
+        return {k: v for k, v in options.items() if v not in (None, False)}
 
     def parse_action(self, state: State, text: str) -> Action:
         """The legal action named by notation (or its integer id)."""
@@ -81,7 +91,16 @@ class WhiteCastleGame:
                 game_data = load_data(overlay)
             except DataError as exc:
                 raise RecordError(f"the state's data overlay is malformed: {exc}") from None
-            return WhiteCastleState.from_json(dict(data), game_data)
+            state = WhiteCastleState.from_json(dict(data), game_data)
+            try:
+                players = state.n - (state.rival is not None)  # the rival is a clan
+                canonical = self.checked_options(players, state.options)
+            except (ValueError, DataError) as exc:
+                raise RecordError(f"the state's options are not valid: {exc}") from None
+            if canonical != state.options:
+                raise RecordError(f"the state's options are not as a game keeps them: "
+                                  f"{state.options!r}")
+            return state
 
         return load_exact("a White Castle", load)
 

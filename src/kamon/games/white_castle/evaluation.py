@@ -72,7 +72,7 @@ PLAY = Weights(coin=0.35, seal=0.7, res=1.0, left_die=0.5, garden_fires=0.6, war
 # final points of 2,000 greedy solo games (bench/fit_white_castle_eval.py; the coin kept:
 # fitted 0.335), then the seal raised from 0.85 to 1.12 by the margins of a whole-turn
 # greedy player (bench/tune_white_castle_eval.py: +1.3 points, se 0.6, on 200 deals it
-# was not tuned on). See the README's bot ladder for what it measured against the rival.
+# was not tuned on). See the ladder in docs/bots.md for what it measured against the rival.
 SOLO_SEARCH = Weights(coin=0.35, seal=1.12, res=0.84, left_die=1.4, garden_fires=0.32,
                       warrior_hope=0.59)
 REL = 0.5  # weight of the best rival's value in evaluate()
@@ -597,7 +597,7 @@ SOLO_ROOT_DEPTH = 6  # own decisions a solo search's root priors look ahead: a w
 
 def root_prior_depth(state: WhiteCastleState) -> int:
     """How far MCTS's root priors look ahead: in the solo game a whole turn (the die, its
-    space, its effects; measured on the README's 48 solo deals: hard won 41 against 34
+    space, its effects; measured on the 48 solo deals of docs/bots.md: hard won 41 against 34
     with the same weights and greedy's two decisions, +4.7 points of margin, se 1.9),
     else greedy's depth."""
     return SOLO_ROOT_DEPTH if state.rival is not None else greedy_depth
