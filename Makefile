@@ -5,7 +5,7 @@
 # The interpreter .venv is made with: the system's /usr/bin/python3 when it is 3.11+ and
 # can make virtual environments (Debian builds it with profile-guided and link-time
 # optimisation: the server serves 1.2-1.3x the moves a second it does on a plain source
-# build such as pyenv's, README "Speed"), else the first python3 on the PATH. PY=...
+# build such as pyenv's, docs/performance.md), else the first python3 on the PATH. PY=...
 # chooses another.
 PY ?= $(or $(shell for p in /usr/bin/python3 python3; do \
 	$$p -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' \

@@ -71,7 +71,7 @@ def test_clansman_overlay_naming_what_does_not_exist_is_refused(
     {"castle_cards": {"steward": [{"id": "steward_02", "diamond": True}]}},
     {"passage_of_time": {"spaces": [{"position": 3, "checkpoint_to_enter": {
         "pay": {"seal": 1}}}]}},
-    # the README's owner correction (an effect record replaces the old one whole)
+    # the owner's correction of docs/rules.md (an effect record replaces the old one whole)
     {"personal_domain": {"rows": [{"row": "top", "spaces_under_workers": [
         {"space": 4, "reward": {"gain": {"coin": 1}}, "confidence": "my copy"}]}]}},
     {"board": {"bridges": {"dice_per_colour_by_players": {"2": 3}}}},

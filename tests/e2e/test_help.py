@@ -63,8 +63,9 @@ def test_help_has_rules_glossary_and_a_first_game_walkthrough(
 @pytest.mark.timeout(90)
 def test_help_for_i_clansman_has_its_own_rules_and_glossary(
         server: Server, new_page: Callable[..., Any]) -> None:
-    """I, Clansman's help speaks of its own game (generations, daughters, Tadokoro) and
-    closes with Escape."""
+    """I, Clansman's help speaks of its own game (generations, daughters, Tadokoro), shows
+    goods as the board draws them (a count beside the good's picture) and closes with
+    Escape."""
     created = server.create("clansman", ["human", "random", "random", "random"], seed=5)
     page = new_page("help-clansman")
     open_play(page, created["seats"][0]["url"])
@@ -73,6 +74,9 @@ def test_help_for_i_clansman_has_its_own_rules_and_glossary(
     for word in ("daughter", "Tadokoro", "Supply", "Glossary"):
         assert word in text, word
     assert "Daimyo" not in text
+    goods = page.locator("#help .glossary dt", has_text="Goods")
+    assert goods.locator("svg[aria-label='Worker: 2'] .cm-tile").count() == 1
+    assert "chips" not in text  # the old letter codes ("2W, 1So") are gone
     page.keyboard.press("Escape")
     page.wait_for_selector("#help:not([open])", state="attached")
 

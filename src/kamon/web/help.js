@@ -16,8 +16,10 @@ let getPayload = () => null;
 
 const $ = id => document.getElementById(id);
 
-/** The picture of a glossary symbol: a shared mark, or its characters. */
+/** The picture of a glossary symbol: a shared mark, a game's own drawing (a function
+ *  that makes it), or its characters. */
 function symbol(name) {
+  if (typeof name === "function") return name();
   if (name === "legal") return legalSample();
   if (name === "recon") return reconMarkInline();
   return el("span", { class: "glyph", text: name });

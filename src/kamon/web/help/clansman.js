@@ -1,5 +1,13 @@
 // I, Clansman in short, in kamon's own words: the rules and the glossary of the board.
 import { areaTitled, box, figure, s, t } from "./draw.js";
+import { goodTile } from "../games/clansman/icons.js";
+
+/** Two workers as the board draws them: the count beside the good's picture. */
+function goodsSample() {
+  return s("svg", { class: "glyph-goods", width: 36, height: 19, viewBox: "0 0 36 19",
+                    role: "img", "aria-label": "Worker: 2" },
+    t(9, 14, "2", false, "middle"), goodTile("worker", 16, 1));
+}
 
 /** The rules in short: [heading, paragraph] pairs. */
 export const RULES = [
@@ -37,9 +45,10 @@ export const GLOSSARY = [
   ["T", "Tadokoro", "a farm: one worker each Production; paid as a dowry."],
   ["M", "Miyake", "a royal farm in the Miyake row: a worker for each player married to a "
     + "Royal Prince."],
-  ["2W", "Goods", "chips of goods: W worker, So soldier, Ar architect, Mo monk, Bu "
-    + "bureaucrat, Cl cloth, Fi fish, Po pork, Pt pot, Ho horse, Fe iron, St statue, Mi "
-    + "mirror."],
+  [goodsSample, "Goods", "a count beside a small picture of the good on a tile of its colour: "
+    + "workers, soldiers, architects, monks, bureaucrats, cloth, fish, pork, pots, horses, "
+    + "iron, statues and mirrors. Tap, hover or focus a picture to see its name; the key "
+    + "under the board lists them all."],
   ["■", "VP colours", "Military red, Religion yellow, Government purple, Economy green, "
     + "Others white."],
   ["Supply", "Supply", "the face-up cards that can be obtained this Century."],
