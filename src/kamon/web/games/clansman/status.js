@@ -6,6 +6,7 @@ import {
 } from "./base.js";
 import { cardItem, chips } from "./cards.js";
 import { area, boxItem, pack } from "./layout.js";
+import { withNames } from "../../names.js";
 
 /** Century of a round (4 rounds per century). */
 export function centuryOf(round) {
@@ -68,7 +69,7 @@ export function statusBar(payload) {
 
   const dec = html("div", "cm-decision" + (payload.you !== null && payload.you === v.to_move ? " cm-your-turn" : ""));
   if (v.to_move !== null && v.to_move !== undefined) dec.appendChild(seatChip(payload, v.to_move, "▶ "));
-  dec.appendChild(html("span", "", " " + (payload.decision || v.decision || "")));
+  dec.appendChild(html("span", "", " " + withNames(payload, payload.decision || v.decision || "")));
   if (payload.you !== null && payload.you === v.to_move) dec.appendChild(html("span", "cm-tag cm-you", "your move"));
   bar.appendChild(dec);
   return bar;
