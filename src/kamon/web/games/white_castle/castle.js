@@ -3,7 +3,7 @@
 // space, the courtiers in it and the climbs that lead to it are in the same tile.
 import { dieSpace, pawnRow } from "./pieces.js";
 import {
-  BLOCK_NAMES, COLOURS, DIE_FILL, LOCS, LOC_TITLES, ROOMS, ROOM_DATA_IDS, ROOM_TITLES,
+  BLOCK_NAMES, COLOURS, DIE_FILL, LOCS, LOC_SHORT, LOC_TITLES, ROOMS, ROOM_DATA_IDS, ROOM_TITLES,
   TARGET, TILE_W, area, fitTile, frame, label, svg, tile, wrapped,
 } from "./svg.js";
 
@@ -40,7 +40,7 @@ function climbChips(b, g, dst, y) {
       transform: `translate(${8 + (k % 3) * 89},${y + Math.floor(k / 3) * (TARGET + 4)})` });
     chip.appendChild(frame(0, 0, 85, TARGET, "wc-chip-bg", 8));
     chip.appendChild(label(42.5, 15, "climb from", "wc-xs", { "text-anchor": "middle" }));
-    chip.appendChild(label(42.5, 29, src, "wc-b", { "text-anchor": "middle" }));
+    chip.appendChild(label(42.5, 29, LOC_SHORT[i], "wc-b", { "text-anchor": "middle" }));
     b.explain(chip, `A courtier climbs from ${LOC_TITLES[i]} to ${LOC_TITLES[dst]}`);
     b.bind(chip, notation);
     g.appendChild(chip);

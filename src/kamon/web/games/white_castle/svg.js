@@ -20,6 +20,9 @@ export const BLOCK_NAMES = [["top", "middle", "bottom"], ["top", "middle", "bott
   ["top", "middle", "bottom"], ["upper", "lower"], ["upper", "lower"]];
 export const LOCS = ["gate", ...ROOMS, "daimyo"];
 export const LOC_TITLES = ["the Gate", ...ROOM_TITLES, "the Daimyo's room"];
+/** The locations in words short enough for an 85-unit chip ("climb from / Steward 3"). */
+export const LOC_SHORT = ["the Gate", "Steward 1", "Steward 2", "Steward 3", "Diplomat 1",
+  "Diplomat 2", "the Daimyo"];
 export const CLANS = ["blue", "yellow", "red", "green"];
 export const CLAN_FILL = { blue: "#2f6fdb", yellow: "#e8b90f", red: "#d13b2f",
   green: "#2f9a48", tokugawa: "#7a3fa6" };
