@@ -603,6 +603,8 @@ def drive(srv: Server, game_id: str, tokens: dict[int, str],
     moves = 0
     while moves < max_moves and time.monotonic() < deadline:
         public = srv.api(f"/api/games/{game_id}")
+        if public["over"] and until(public):  # the position sought is the end
+            return dict(public)
         assert not public["over"], "the game ended before the position was reached"
         seat = public["to_move"]
         if seat not in tokens:   # a seat this drive does not play: a bot thinking, say

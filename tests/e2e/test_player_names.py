@@ -8,6 +8,7 @@ Open games list; each page names both. A hostile name is shown as the text it is
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Server, game_id_of, shot, version, wait_my_turn
+from tests.e2e.conftest import Server, drive, game_id_of, shot, version, wait_my_turn
 
 HOSTILE = "<img src=x onerror=f()>"  # 23 characters: within a name's 24
 SEAT_URL = re.compile(r"/play/[^/?#]+\?token=")
@@ -139,3 +140,30 @@ def test_a_hostile_name_is_shown_as_text(server: Server,
     # the CSP's refusal in the console, would fail the test)
     assert page.locator("img[src='x']").count() == 0
     assert page.evaluate("() => document.querySelectorAll('[onerror]').length") == 0
+
+
+@pytest.mark.timeout(240)
+def test_a_finished_games_replay_names_its_players(server: Server,
+                                                   new_page: Callable[..., Any]) -> None:
+    """The replay of a finished game says who played: the status and the scores name the
+    player by the name she gave, the bot by its level, and the move line uses the name."""
+    made = server.api("/api/games", {"game": "white-castle", "players": 2, "seed": 31,
+                                     "seats": ["human", "random"], "name": "Chiyo"})
+    token = made["seats"][0]["token"]
+    drive(server, made["id"], {0: token}, lambda p: bool(p["over"]), random.Random(31))
+    page = new_page("replay-names")
+    page.goto(f"{server.url}/replay/{made['id']}")
+    page.wait_for_selector("#replay-status[data-ready]")
+    page.click("#replay-end")
+    expect(page.locator("#replay-status")).to_contain_text("Game over")
+    expect(page.locator("#scores")).to_contain_text("Chiyo")
+    expect(page.locator("#scores")).to_contain_text("Random bot")
+    page.click("#replay-start")
+    said = []
+    for _ in range(6):  # the first decisions: one of them is Chiyo's, named as she is
+        before = page.inner_text("#replay-step")
+        page.click("#replay-forward")
+        expect(page.locator("#replay-step")).not_to_have_text(before)
+        said.append(page.inner_text("#replay-move") + " | " + page.inner_text("#replay-status"))
+    assert any(line.startswith("Chiyo") for line in said), said
+    assert not any("blue" in line for line in said), said  # her colour never stands for her

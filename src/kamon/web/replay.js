@@ -3,6 +3,7 @@
 // the play page gets it, with the log lines that step added and the whole timeline) and
 // drawn with the game's own board module; the scores and the log follow the step.
 import { api, el } from "./api.js";
+import { namedByPlayer, seatLabel, seatName, withNames } from "./names.js";
 
 const MODULES = { "white-castle": "white_castle", "clansman": "clansman" };
 const parts = location.pathname.split("/").filter(Boolean);
@@ -59,10 +60,16 @@ function parties(p) {
 
 /** The seat or party label with its colour dot. */
 function partyLabel(p, party) {
-  const seat = party.seat === null ? null : p.seats[party.seat];
-  const who = seat === null ? party.kind : seat.kind === "bot" ? `bot ${seat.level}` : "human";
+  if (party.seat !== null && party.seat !== undefined) return seatLabel(p, party.seat, true);
   return el("span", { class: "seat-label" }, el("span", { class: `seat-dot seat-${party.name}` }),
-    ` ${party.name} (${who})`);
+    ` ${party.name} (${party.kind})`);
+}
+
+/** A party's name: its player's, a bot's level or its colour (names.js); the rival's. */
+function partyName(p, index) {
+  const party = parties(p)[index];
+  if (!party) return "";
+  return party.seat !== null && party.seat !== undefined ? seatName(p, party.seat) : party.name;
 }
 
 /** The scores at this step: every category and the total, winners marked at the end. */
@@ -122,7 +129,7 @@ function moveWords(a) {
   if (a.step === 0) return "The game as set up, before the first decision.";
   const m = a.moves[a.step - 1];
   const who = m.name ? `${m.name}: ` : "";
-  return `${who}${m.text || m.notation}`;
+  return withNames(a.payload, `${who}${m.text || m.notation}`);
 }
 
 /** Draw one step: the status, the board, the controls, the scores and the log. */
@@ -136,8 +143,10 @@ function show(a) {
   const st = $("replay-status");
   st.className = "status" + (p.over ? " over" : "");
   st.textContent = p.over
-    ? `Game over — ${p.winners.map(i => parties(p)[i]?.name).join(" and ")} win${p.winners.length === 1 ? "s" : ""}.`
-    : p.to_move !== null ? `${p.seats[p.to_move]?.name ?? ""} is deciding: ${p.decision}` : p.decision;
+    ? `Game over — ${p.winners.map(i => partyName(p, i)).join(" and ")} win${p.winners.length === 1 ? "s" : ""}.`
+    : p.to_move !== null ? `${namedByPlayer(p, p.to_move) ? seatName(p, p.to_move)
+      : p.seats[p.to_move].name} is deciding: ${withNames(p, p.decision)}`
+      : withNames(p, p.decision);
   $("replay-step").textContent = `Step ${a.step} of ${a.steps}`
     + (p.view && p.view.round !== undefined ? ` · round ${p.view.round}` : "");
   $("replay-move").textContent = moveWords(a);
