@@ -328,3 +328,21 @@ def test_on_postgresql_names_are_stored_and_reach_another_servers_cache(
         store = a.app.state.live.store  # type: ignore[attr-defined]
         assert stored_names(store, g["id"]) == ["Alice", "Bob"]
         assert store.game(g["id"]).digest == canonical_digest(store, g["id"])
+
+
+def test_on_postgresql_a_name_given_through_another_server_reaches_this_ones_sockets(
+        postgres_url: str) -> None:
+    """Two servers on one PostgreSQL database: a page on one is told a name the other
+    stored (its NOTIFY), though no move was made."""
+    one = create_app(postgres_url, bot_workers=0, bot_delay=0, rate=0)
+    two = create_app(postgres_url, bot_workers=0, bot_delay=0, rate=0)
+    with TestClient(one) as a, TestClient(two) as b:
+        g = public_game(a, "Alice")
+        with a.websocket_connect(f"/api/games/{g['id']}/ws?token={token_of(g, 0)}") as ws:
+            first = ws.receive_json()
+            assert players(first["payload"]) == ["Alice", None]
+            joined = b.post(f"/api/open/{g['id']}/join", json={"name": "Bob"})
+            assert joined.status_code == 200, joined.text
+            told = ws.receive_json()  # from `one`, which only heard of it from `two`
+            assert told["type"] == "state" and told["payload"]["version"] == 0
+            assert players(told["payload"]) == ["Alice", "Bob"]

@@ -26,8 +26,8 @@ from kamon.games import GAMES, get_game
 from kamon.server import open_games, rematch, replays
 from kamon.server.errors import ServiceError, failure, http_refusal
 from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, RateLimiter, parse_json
-from kamon.server.live import LiveGames, render
-from kamon.server.service import GAME_ID, Loaded, PluginKind
+from kamon.server.live import LiveGames
+from kamon.server.service import GAME_ID, PluginKind
 from kamon.server.sockets import GameSocket
 from kamon.server.views import encode, payload_json
 
@@ -106,23 +106,6 @@ def _docs_page(openapi_url: str) -> tuple[str, str]:
            "img-src 'self' data: https://fastapi.tiangolo.com; connect-src 'self'; "
            "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
     return page, csp
-
-
-async def _tell_names(live: LiveGames, game_id: str, loaded: Loaded | None = None) -> None:
-    """A seat was named (no new version): send the game's sockets on this process its
-    payload again, which the page redraws for the names (other processes' sockets see
-    them with the next move)."""
-    conns = live.hub.conns(game_id)
-    if not conns:
-        return
-    try:
-        if loaded is None:
-            loaded = await live.read(live.service.load, game_id)
-        messages = await live.read(render, loaded, {c.seat for c in conns})
-    except ServiceError:
-        return
-    for conn in conns:
-        conn.push_other(messages[conn.seat])
 
 
 def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
@@ -259,7 +242,7 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
             doing=f"join game {game_id}")
         _links(request, joined)
         if joined.get("player") is not None:
-            await _tell_names(live, joined["id"])
+            live.named(joined["id"])
         return JSONBytes(joined)
 
     @app.post("/api/games/{game_id}/name", response_class=JSONBytes)
@@ -273,7 +256,7 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                                        doing=f"name a seat of game {gid}")
         answer = await live.read(lambda: payload_json(
             loaded, live.service.seat_of(loaded, data.get("token"))))
-        await _tell_names(live, gid, loaded)
+        live.named(gid, loaded)
         return JSONBytes(answer)
 
     @app.post("/api/games/{game_id}/rematch", response_class=JSONBytes)
@@ -284,7 +267,7 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         made, new = await live.writer.run(functools.partial(
             rematch.create, live.service, gid, data), doing=f"make the rematch of {gid}")
         if not new and data.get("name") is not None:
-            await _tell_names(live, made["id"])
+            live.named(made["id"])
         made["link"] = f"/play/{made['id']}?token={data['token']}"
         _links(request, made)
         if new:

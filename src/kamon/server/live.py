@@ -177,6 +177,9 @@ class LiveGames:
             for conn in self.hub.conns(game_id):
                 conn.push_other(message)
             return
+        if news == "named":
+            self.spawn(self.tell_names(game_id))
+            return
         version = int(news) if news.isdigit() else -1
         if version <= self.hub.version(game_id):
             return
@@ -185,6 +188,27 @@ class LiveGames:
             return
         self.behind[game_id] = version
         self.spawn(self._catch_up(game_id))
+
+    def named(self, game_id: str, loaded: Loaded | None = None) -> None:
+        """A seat of the game was named here: tell its sockets (PostgreSQL's notification
+        tells every process's, this one's too)."""
+        if self.listener is None:
+            self.spawn(self.tell_names(game_id, loaded))
+
+    async def tell_names(self, game_id: str, loaded: Loaded | None = None) -> None:
+        """A seat was named (no new version): send the game's sockets on this process
+        their payload again, which the page redraws with the names."""
+        conns = self.hub.conns(game_id)
+        if not conns:
+            return
+        try:
+            if loaded is None:
+                loaded = await self.read(self.service.load, game_id)
+            messages = await self.read(render, loaded, {c.seat for c in conns})
+        except ServiceError:
+            return
+        for conn in conns:
+            conn.push_other(messages[conn.seat])
 
     def rematch_made(self, game_id: str, rematch_id: str) -> None:
         """Tell the finished game's sockets its rematch (PostgreSQL's notification does)."""

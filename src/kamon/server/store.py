@@ -549,7 +549,10 @@ class Store:
         def update(cur: Any) -> bool:
             cur.execute(self.sql("UPDATE seats SET player_name = ? WHERE game_id = ? AND "
                                  "seat = ? AND player_name IS NULL"), (name, game_id, seat))
-            return bool(cur.rowcount == 1)
+            named = bool(cur.rowcount == 1)
+            if named:  # no new version: the other processes' pages hear of it this way
+                self.notify(cur, f"{game_id} named")
+            return named
 
         return self.write(update, f"name seat {seat + 1} of game {game_id}")
 
