@@ -82,7 +82,8 @@ SMALL_TEXT_JS = """min => {
 }"""
 
 # What is wrong with the pictures of goods: no accessible name in the rulebook's words, a
-# count that is not the one drawn, not focusable, not an image to assistive technology.
+# count that is not the one drawn, not focusable, not an image to assistive technology,
+# or not exactly one Tab stop among them all (a roving tabindex: the arrows go between).
 ICON_PROBLEMS_JS = """re => {
   const out = [];
   const label = new RegExp(re);
@@ -95,8 +96,10 @@ ICON_PROBLEMS_JS = """re => {
     if (!m) out.push(`a picture named ${JSON.stringify(name)}`);
     else if (m[2] !== drawn) out.push(`${name} drawn with the count ${drawn}`);
     if (i.getAttribute('role') !== 'img') out.push(`${name}: role ${i.getAttribute('role')}`);
-    if (i.getAttribute('tabindex') !== '0') out.push(`${name}: not focusable`);
+    if (!['0', '-1'].includes(i.getAttribute('tabindex'))) out.push(`${name}: not focusable`);
   }
+  const stops = icons.filter(i => i.getAttribute('tabindex') === '0').length;
+  if (icons.length && stops !== 1) out.push(`${stops} Tab stops among the pictures, not 1`);
   return out;
 }"""
 
@@ -194,26 +197,32 @@ def _tap_icons(page: Any, where: str) -> int:
 
 
 def _keyboard_names(page: Any, where: str) -> None:
-    """A picture reached with the keyboard shows its name; Tab to the next picture moves
-    the tip to it; Enter on a picture on a choice shows the name and plays nothing."""
-    icon = page.locator("#board .cm-res").first
+    """The pictures are one Tab stop: reached with the keyboard, a picture shows its name;
+    the arrow keys move to the next picture (and back), the tip with them; Tab leaves the
+    pictures for the next thing on the page; Enter on a picture on a choice shows the name
+    and plays nothing."""
+    icons = page.locator("#board .cm-res")
+    icon = page.locator("#board .cm-res[tabindex='0']")
+    assert icon.count() == 1, f"{where}: {icon.count()} Tab stops among the pictures"
     icon.focus()
     name = icon.get_attribute("aria-label")
     page.wait_for_function(
         "n => (document.querySelector('#board .cm-tip') || {}).textContent === n", arg=name,
         timeout=5000)
-    for _ in range(12):
-        page.keyboard.press("Tab")
-        active = page.evaluate(
-            "() => { const a = document.activeElement;"
-            " return a && a.classList && a.classList.contains('cm-res')"
-            " ? a.getAttribute('aria-label') : null; }")
-        if active:
-            tip = page.evaluate(TIP_JS)
-            assert tip and tip["text"] == active, f"{where}: Tab to {active}: tip {tip}"
-            break
-    else:
-        raise AssertionError(f"{where}: Tab from a picture reached no other picture")
+    active_js = ("() => { const a = document.activeElement;"
+                 " return a && a.classList && a.classList.contains('cm-res')"
+                 " ? [...document.querySelectorAll('#board .cm-res')].indexOf(a) : -1; }")
+    at = page.evaluate(active_js)
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(active_js) == at + 1, f"{where}: ArrowRight did not move on"
+    second = icons.nth(at + 1).get_attribute("aria-label")
+    tip = page.evaluate(TIP_JS)
+    assert tip and tip["text"] == second, f"{where}: the tip says {tip}, not {second}"
+    assert page.locator("#board .cm-res[tabindex='0']").count() == 1  # the stop moved
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate(active_js) == at, f"{where}: ArrowLeft did not come back"
+    page.keyboard.press("Tab")
+    assert page.evaluate(active_js) == -1, f"{where}: Tab went to another picture"
     on_choice = page.locator("#board .legal .cm-res")
     if on_choice.count():
         before = version(page)

@@ -90,13 +90,14 @@ export function goodLabel(good, n) {
   return `${goodName(good)}: ${n}`;
 }
 
-/** One good with its count (the count, then the picture), its baseline at y: a focusable
- *  picture named "Worker: 2"; returns [group, width]. */
+/** One good with its count (the count, then the picture), its baseline at y: a picture
+ *  named "Worker: 2", focusable (the board's one Tab stop among them is set by nameTips);
+ *  returns [group, width]. */
 export function goodToken(good, n, x, y) {
   const cw = String(n).length * DIGIT;
   const w = cw + 1 + TILE;
   const label = goodLabel(good, n);
-  const g = el("g", { class: "cm-res", role: "img", "aria-label": label, tabindex: 0,
+  const g = el("g", { class: "cm-res", role: "img", "aria-label": label, tabindex: -1,
     "data-good": good, "data-count": n, transform: `translate(${x},${y - 13})` }, [
     el("rect", { x: -1.5, y: -1.5, width: w + 3, height: TILE + 3, rx: 4, class: "cm-res-hit" }),
     txt(0, 13, String(n), { class: "cm-res-n" }),
@@ -147,11 +148,18 @@ function hideTip() {
   tipFor = null;
 }
 
+/** Arrow keys: a step through the board's pictures in reading order. */
+const ARROWS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
 /** The pictures of goods on `board` (the board's outer element) show their names: a tap or
  *  a click (which still reaches the card the picture is on: a tap on a choice also selects
  *  it), the mouse over one, or the keyboard's focus (Enter or Space there shows the name
- *  and plays nothing). A tap elsewhere, Escape, or leaving it takes the tip away. */
+ *  and plays nothing). A tap elsewhere, Escape, or leaving it takes the tip away. The
+ *  pictures are one Tab stop (a full board has over a hundred): the arrows move between
+ *  them (a roving tabindex, as in a toolbar). */
 export function nameTips(board) {
+  const first = board.querySelector(".cm-res");
+  if (first) first.setAttribute("tabindex", "0");
   const res = (e) => (e.target && e.target.closest ? e.target.closest(".cm-res") : null);
   board.addEventListener("click", (e) => {
     const node = res(e);
@@ -160,6 +168,17 @@ export function nameTips(board) {
   board.addEventListener("keydown", (e) => {
     const node = res(e);
     if (e.key === "Escape") { hideTip(); return; }
+    const step = node ? ARROWS[e.key] : 0;
+    if (step) {  // the arrows go from picture to picture; Tab leaves them
+      const all = [...board.querySelectorAll(".cm-res")];
+      const next = all[all.indexOf(node) + step];
+      e.preventDefault();
+      if (!next) return;
+      node.setAttribute("tabindex", "-1");
+      next.setAttribute("tabindex", "0");
+      next.focus();
+      return;
+    }
     if (!node || (e.key !== "Enter" && e.key !== " ")) return;
     e.preventDefault();
     e.stopPropagation();   // the card around it is not played
