@@ -173,6 +173,28 @@ def test_skip_tutorial_removes_the_guide(server: Server, new_page: Callable[...,
 
 
 @pytest.mark.timeout(120)
+def test_got_it_folds_a_step_until_the_next_decision(server: Server,
+                                                   new_page: Callable[..., Any]) -> None:
+    """"Got it" at a step folds its bubble out of the way while the suggestion stays
+    marked on the board; the next decision opens the next step's bubble."""
+    page = new_page("tutorial-got-it")
+    _start_from_lobby(page, server, "white-castle")
+    page.click("#tutorial-next")
+    bubble = page.locator("#tutorial")
+    first = GUIDES["white-castle"]["steps"][0][0]
+    expect(bubble).to_have_attribute("data-step", f"step-{first}")
+    assert wait_my_turn(page) == "turn"
+    page.click("#tutorial-next")  # "Got it"
+    expect(bubble).to_be_hidden()
+    target = page.locator("#board .tut-pick").first
+    expect(target).to_be_visible()  # the suggestion stays marked
+    _play_suggestion(page, target, phone=False)
+    second = GUIDES["white-castle"]["steps"][1][0]
+    expect(bubble).to_have_attribute("data-step", f"step-{second}")
+    expect(bubble).to_be_visible()
+
+
+@pytest.mark.timeout(120)
 @pytest.mark.parametrize("game", ["white-castle", "clansman"])
 def test_the_fixed_deal_brings_the_decisions_the_guide_explains(server: Server,
                                                                  game: str) -> None:
