@@ -42,16 +42,15 @@ export function keepName(text) {
   } catch (e) { return "this browser does not keep data for this site"; }
 }
 
-/** The name a seat goes by in a payload: its player's name, a bot's ("Normal bot"), or
+/** The name a seat goes by in a payload: its `player` (the name its player gave, or the
+ *  bot's level in words, "Normal bot", as the server names it: service.seat_player), or
  *  its colour ("blue") when nobody named it; a name two seats share gets its colour. */
 export function seatName(payload, seat) {
   const s = payload && payload.seats && payload.seats[seat];
   if (!s) return `seat ${seat + 1}`;
-  const own = s.player || (s.kind === "bot" && s.level ? `${cap(s.level)} bot` : null);
-  if (!own) return s.name;
-  const twice = payload.seats.some(o => o.seat !== s.seat
-    && (o.player || (o.kind === "bot" && o.level ? `${cap(o.level)} bot` : null)) === own);
-  return twice ? `${own} (${s.name})` : own;
+  if (!s.player) return s.name;
+  const twice = payload.seats.some(o => o.seat !== s.seat && o.player === s.player);
+  return twice ? `${s.player} (${s.name})` : s.player;
 }
 
 /** Whether a person named the seat (a bot's name is its level, which bots may share). */
