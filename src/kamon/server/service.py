@@ -26,6 +26,7 @@ from kamon.core.undo import may_undo
 from kamon.games import GAMES, get_game
 from kamon.server.errors import ServiceError
 from kamon.server.store import (
+    ENDED,
     MAX_SEED,
     NAME_MAX,
     ActionRow,
@@ -57,6 +58,8 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a seat token can be (any othe
 LIVE_CACHE = 1000  # games in play kept rebuilt in memory (least recently used leave first)
 FINISHED_CACHE = 32  # finished games kept for their last readers
 CATCH_UP_MAX = 64  # moves stored elsewhere applied to a cached game (more: a rebuild)
+ENDED_GAME = ("the server's operator ended this game: it can no longer be played (it "
+              "stays readable)")
 SEED_POLICY = ("a chosen seed is only for a practice game (at most one human seat, not "
                "rated): with the seed a player could know every hidden card and die in "
                "advance, so the server draws the seed of every other game")
@@ -608,6 +611,7 @@ class GameService:
         if the client saw another version: another process may have moved it), the
         token's seat, and whether the request is a retry of one already stored."""
         loaded = self.load(game_id, fresh=False)
+        _require(loaded.row.status != ENDED, ENDED_GAME, 409)  # (kamon admin end)
         _require(isinstance(token, str) and token != "", f"a {kind} needs the seat's 'token'")
         seat = self.seat_of(loaded, token)
         assert seat is not None
@@ -716,7 +720,7 @@ class GameService:
     def bot_to_move(self, loaded: Loaded) -> SeatRow | None:
         """The bot seat that must decide now, if any."""
         state = loaded.state
-        if state.is_over() or state.to_move is None:
+        if state.is_over() or state.to_move is None or loaded.row.status == ENDED:
             return None
         seat = loaded.seats[state.to_move]
         return seat if seat.kind == "bot" else None

@@ -34,6 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 
+from kamon.server import metrics
 from kamon.server.errors import ServiceError
 
 metadata = MetaData()
@@ -95,7 +96,25 @@ rematches_table = Table(  # a finished game's one rematch (rematch.py)
     Column("created_at", Float, nullable=False),
 )
 
+bans_table = Table(  # addresses refused by the operator (kamon admin ban; admin.py)
+    "bans", metadata,
+    Column("address", String(64), primary_key=True),  # an address or a network (CIDR)
+    Column("until", Float),  # when the ban ends (time.time()); NULL: until unbanned
+    Column("reason", String(200)),
+    Column("created_at", Float, nullable=False),
+)
+
+admin_log_table = Table(  # what the operator did (kamon admin), read by every process
+    "admin_log", metadata,  # each second: a game ended or revoked is read again, a ban
+    Column("id", Integer, primary_key=True, autoincrement=True),  # holds (admin.py)
+    Column("at", Float, nullable=False),
+    Column("action", String(16), nullable=False),  # end, delete, revoke, ban, unban, prune
+    Column("target", String(64)),  # a game id or an address
+    Column("detail", String(200)),
+)
+
 T = TypeVar("T")
+ENDED = "ended"  # the status of a game the operator ended (kamon admin end): no more moves
 MAX_SEED = (1 << 63) - 1
 MODES = ("practice", "casual", "rated")
 BUSY_TIMEOUT = 2.0  # seconds a write waits for a database another process has locked
@@ -262,7 +281,8 @@ _ACTION_COLUMNS = "idx, kind, seat, action_id, notation"
 # action was checked against; on PostgreSQL the row, the action and the notification
 # are one statement.
 _UPDATE = ("UPDATE games SET version = ?, status = ?, updated_at = ?, digest = ?, "
-           "to_move = ? WHERE id = ? AND version = ? AND digest IS NOT DISTINCT FROM ?")
+           "to_move = ? WHERE id = ? AND version = ? AND digest IS NOT DISTINCT FROM ? "
+           f"AND status <> '{ENDED}'")
 _INSERT = f"INSERT INTO actions (game_id, {_ACTION_COLUMNS}, created_at)"
 _APPEND_PG = (f"WITH g AS ({_UPDATE} RETURNING id), a AS ({_INSERT} SELECT g.id, ?, ?, ?, "
               "?, ?, ? FROM g RETURNING idx) SELECT pg_notify(?, ?) FROM a"
@@ -381,6 +401,7 @@ class Store:
             err = classify(exc, doing)
             if err is None:
                 raise
+            metrics.store_error(err)
             if self.dialect != "sqlite" and self.in_transaction() is None:
                 self._drop_conn()
             raise err from None
