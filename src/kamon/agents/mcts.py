@@ -52,7 +52,7 @@ import gc
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from kamon.agents.base import GameHooks, hooks_for, require_seat
 from kamon.agents.greedy import choose, lookahead
@@ -78,7 +78,7 @@ class _Node:
 
     __slots__ = ("children", "visits", "avail", "reward", "seat", "priors", "child_values",
                  "states", "cands", "multi", "child_chance", "child_visits", "child_reward",
-                 "prior", "order", "next_i")
+                 "prior", "order", "next_i", "logits", "margin")
 
     def __init__(self, seat: int) -> None:
         """A node reached by a move of `seat`."""
@@ -112,6 +112,11 @@ class _Node:
         # first of them without a child node yet (PUCT needs only it of the unvisited ones)
         self.order: list[tuple[int, float]] | None = None
         self.next_i = 0
+        # a guide's move scores at this node's position (kept from scoring its first
+        # visit, for the node's priors) and, on the root's children, the root seat's
+        # summed margin in points (what a review reports)
+        self.logits: Any = None
+        self.margin = 0.0
 
 
 class MCTSAgent:
@@ -125,7 +130,9 @@ class MCTSAgent:
                  temperature: float | None = None, prior: bool = True, c_puct: float = 1.5,
                  prior_temperature: float = 1.0, tree_priors: bool | None = None,
                  scale_budget: bool = False,
-                 determinizations: int = DETERMINIZATIONS, stop_early: bool = False) -> None:
+                 determinizations: int = DETERMINIZATIONS, stop_early: bool = False,
+                 guide: Guide | None = None, guide_values: float = 1.0,
+                 guide_priors: float = 1.0) -> None:
         """Seed, budget (iterations and/or seconds), UCT constant, rollout and prior settings."""
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: iterations and/or seconds")
@@ -151,6 +158,16 @@ class MCTSAgent:
         # with an iteration budget: stop once no other root move can catch up with the
         # most visited one (the same move as the whole budget, sooner; see _decided)
         self.stop_early = stop_early
+        # a learned policy and value (kamon.learn): its move probabilities weigh
+        # `guide_priors` in the priors (the rest: the hand priors), its values
+        # `guide_values` in the positions' values (the rest: the game's evaluation)
+        self.guide = guide
+        self.guide_values = guide_values
+        self.guide_priors = guide_priors
+        # root moves every search visits at least `force_visits` times (a review values
+        # the move a player chose even where the search would not look at it)
+        self.force: tuple[int, ...] = ()
+        self.force_visits = 0
         self.rng = Rng(seed)
         self.last_iterations = 0  # iterations of the last search (for benchmarks)
         self.last_kept = 0  # positions the last search kept on its nodes (for benchmarks)
@@ -158,6 +175,11 @@ class MCTSAgent:
         self._values: Callable[[Any], list[float]] = lambda s: []
         self._evaluate: Callable[[Any, int], float] = lambda s, q: 0.0
         self._stored = 0  # positions kept on nodes in this search
+        self._hand_values: Callable[[Any], list[float]] = lambda s: []
+        self._margin = 0.0  # the root seat's margin (points) of the position last scored
+        self._seat = 0
+        self.last_visits: dict[int, int] = {}  # the root moves' visits (policy targets)
+        self.last_margins: dict[int, float] = {}  # their mean margin for the seat (points)
 
     def act(self, state: State) -> Action:
         """The most visited root action after the search budget is spent."""
@@ -199,6 +221,10 @@ class MCTSAgent:
         assert hooks.sampler is not None and hooks.fresh_search_evaluation is not None
         sample = hooks.sampler(state, seat)
         self._values, self._evaluate = hooks.fresh_search_evaluation(state)
+        self._hand_values = self._values
+        self._seat = seat
+        if self.guide is not None and self.guide_values > 0:
+            self._values = self._guided_values
         self._temperature = self.temperature if self.temperature is not None else \
             hooks.temperature(state) if hooks.temperature is not None else DEFAULT_TEMPERATURE
         self._stored = 0
@@ -211,7 +237,14 @@ class MCTSAgent:
                 root.cands = [None]
             depth = hooks.greedy_depth if hooks.root_prior_depth is None else \
                 hooks.root_prior_depth(state)
-            priors = self._softmax(root, first, seat, root_cands, hooks, depth)
+            g = self.guide_priors if self.guide is not None else 0.0
+            if g < 1:
+                priors = self._softmax(root, first, seat, root_cands, hooks, depth)
+            else:
+                self._note_chance(root, first, root_cands, hooks)
+            if g > 0:
+                assert self.guide is not None
+                priors = _mixed(self.guide.policy(first, root_cands), priors, g)
         if tree and priors is not None:
             root.priors = priors
         n = 0
@@ -231,6 +264,9 @@ class MCTSAgent:
             n += 1
         self.last_iterations = n
         self.last_kept = self._stored
+        self.last_visits = {a: ch.visits for a, ch in root.children.items()}
+        self.last_margins = {a: ch.margin / ch.visits for a, ch in root.children.items()
+                             if ch.visits}
         best = max(root.children.items(),
                    key=lambda kv: (kv[1].visits, kv[1].reward / max(1, kv[1].visits),
                                    -kv[0]))
@@ -367,8 +403,8 @@ class MCTSAgent:
                 cands = hooks.candidates(here)
             p = here.to_move
             if node.priors is None:
-                node.priors = self._node_priors(node, here, p, cands, hooks,
-                                                k if s is None else None)
+                node.priors = self._guided_priors(node, here, p, cands, hooks,
+                                                  k if s is None else None)
             priors = node.priors
             children = node.children
             if s is None and not node.multi:
@@ -393,6 +429,8 @@ class MCTSAgent:
                     u = q + cp * priors.get(a, default) * sqrt_n / (1 + n)
                     if u > best_u:
                         best_u, best_a = u, a
+            if node is root and self.force:
+                best_a = self._forced(root, cands, best_a)
             child = children.get(best_a)
             if child is None:
                 child = children[best_a] = _Node(p)
@@ -404,6 +442,7 @@ class MCTSAgent:
                 known = node.child_values
                 if known is not None and best_a in known and cutoff == 0:
                     # scored when the priors were computed: no need to play the move
+                    self._margin = _margin(known[best_a], self._seat)
                     self._backup(path, margin_rewards(known[best_a], self._temperature))
                     return
             if s is None and child.states is not None:
@@ -435,7 +474,7 @@ class MCTSAgent:
             if cutoff != 0 and not here.is_over():
                 s = here.clone()  # a rollout must not change the kept position
             else:
-                self._backup(path, self._score(here))
+                self._backup(path, self._score(here, node))
                 return
         self._backup(path, self._rollout(s, hooks, rng))
 
@@ -470,10 +509,11 @@ class MCTSAgent:
                 best_u, best_a = u, a
         return best_a
 
-    @staticmethod
-    def _backup(path: list[_Node], rewards: list[float]) -> None:
+    def _backup(self, path: list[_Node], rewards: list[float]) -> None:
         """Count a visit and the mover's reward in every node below the root (and in its
-        parent's sums over the children)."""
+        parent's sums over the children); the root's child adds the root seat's margin."""
+        if len(path) > 1:
+            path[1].margin += self._margin
         parent = path[0]
         for nd in path[1:]:
             r = rewards[nd.seat]
@@ -483,11 +523,77 @@ class MCTSAgent:
             parent.child_reward += r
             parent = nd
 
-    def _score(self, s: Any) -> list[float]:
-        """Every clan's reward at a position as it stands (the end, or the evaluation)."""
+    def _score(self, s: Any, node: _Node | None = None) -> list[float]:
+        """Every clan's reward at a position as it stands (the end, or the evaluation);
+        with a guide, its move scores there are kept on `node` for the node's priors."""
         if s.is_over():
+            totals = [float(sc["total"]) for sc in s.scores()]
+            self._margin = _margin(totals, self._seat)
             return terminal_rewards(s, self._temperature)
-        return margin_rewards(self._values(s), self._temperature)
+        if node is not None and self.guide is not None and self.guide_values > 0 \
+                and s.to_move is not None:
+            logits, vals = self.guide.evaluate(s)
+            if node.logits is None:
+                node.logits = logits
+            vals = self._blend(s, vals)
+        else:
+            vals = self._values(s)
+        self._margin = _margin(vals, self._seat)
+        return margin_rewards(vals, self._temperature)
+
+    def _blend(self, s: Any, guided: list[float]) -> list[float]:
+        """The guide's values mixed with the game's evaluation by `guide_values`."""
+        w = self.guide_values
+        if w >= 1:
+            return guided
+        hand = self._hand_values(s)
+        return [w * g + (1 - w) * h for g, h in zip(guided, hand, strict=True)]
+
+    def _guided_values(self, s: Any) -> list[float]:
+        """Every clan's value by the guide (mixed with the game's evaluation)."""
+        if s.to_move is None:
+            return self._hand_values(s)
+        return self._blend(s, self.guide.evaluate(s)[1]) if self.guide is not None else []
+
+    def _guided_priors(self, node: _Node, s: Any, p: int, cands: list[int],
+                       hooks: GameHooks, k: int | None) -> dict[int, float]:
+        """A node's priors: the guide's move probabilities (its scores kept on the node,
+        else computed) mixed with the hand priors by `guide_priors`, or the hand ones."""
+        g = self.guide_priors if self.guide is not None else 0.0
+        if g <= 0:
+            return self._node_priors(node, s, p, cands, hooks, k)
+        assert self.guide is not None
+        hand = self._node_priors(node, s, p, cands, hooks, k) if g < 1 else None
+        if hand is None and k is not None:
+            self._note_chance(node, s, cands, hooks)
+        logits = node.logits
+        node.logits = None  # (no longer needed)
+        net = self.guide.policy(s, cands) if logits is None else _softmax_of(logits, cands)
+        return _mixed(net, hand, g)
+
+    @staticmethod
+    def _note_chance(node: _Node, s: Any, cands: list[int], hooks: GameHooks) -> None:
+        """Note which moves from the kept position `s` use hidden information (what the
+        hand priors note on their way), so the child nodes keep positions as they do."""
+        keep = hooks.hidden
+        if keep is None or len(cands) < 2:
+            node.child_chance = None
+            return
+        before = keep(s)
+        chance: dict[int, bool] = {}
+        for a in cands:
+            child = s.clone()
+            child.apply(a)
+            chance[a] = keep(child) != before
+        node.child_chance = chance
+
+    def _forced(self, root: _Node, cands: list[int], best_a: int) -> int:
+        """The first forced root move short of `force_visits` visits, else `best_a`."""
+        for a in self.force:
+            ch = root.children.get(a)
+            if a in cands and (ch is None or ch.visits < self.force_visits):
+                return a
+        return best_a
 
     def _iterate(self, s: Any, seat: int, root: _Node, hooks: GameHooks, rng: Rng,
                  priors: dict[int, float] | None = None) -> None:
@@ -508,6 +614,7 @@ class MCTSAgent:
                 rewards = self._rollout(s, hooks, rng)
                 child.visits += 1
                 child.reward += rewards[seat]
+                child.margin += self._margin
                 return
         while not s.is_over():
             p = s.to_move
@@ -558,8 +665,50 @@ class MCTSAgent:
             s.apply(a)
             steps += 1
         if s.is_over():
+            totals = [float(sc["total"]) for sc in s.scores()]
+            self._margin = _margin(totals, self._seat)
             return terminal_rewards(s, self._temperature)
-        return margin_rewards(self._values(s), self._temperature)
+        vals = self._values(s)
+        self._margin = _margin(vals, self._seat)
+        return margin_rewards(vals, self._temperature)
+
+
+class Guide(Protocol):
+    """A learned policy and value (kamon.learn.guide): what the search asks of it."""
+
+    def evaluate(self, state: Any) -> tuple[Any, list[float]]:
+        """Move scores (indexable by action id) of the seat to move, and every clan's
+        estimated final points, from that seat's observation of `state`."""
+        ...
+
+    def policy(self, state: Any, cands: list[int]) -> dict[int, float]:
+        """The seat to move's probabilities of the moves `cands`."""
+        ...
+
+
+def _softmax_of(logits: Any, cands: list[int]) -> dict[int, float]:
+    """A softmax of the scores of `cands` only."""
+    vals = [float(logits[a]) for a in cands]
+    top = max(vals)
+    weights = [math.exp(max(-50.0, v - top)) for v in vals]
+    total = sum(weights)
+    return {a: w / total for a, w in zip(cands, weights, strict=True)}
+
+
+def _mixed(net: dict[int, float], hand: dict[int, float] | None, g: float
+           ) -> dict[int, float]:
+    """`g` of the guide's probabilities and the rest of the hand ones (all: without)."""
+    if hand is None or g >= 1:
+        return net
+    return {a: g * net.get(a, 0.0) + (1 - g) * p for a, p in hand.items()}
+
+
+def _margin(vals: list[float], seat: int) -> float:
+    """The seat's value minus the best other clan's (its own when alone)."""
+    if seat >= len(vals):
+        return 0.0
+    others = [v for q, v in enumerate(vals) if q != seat]
+    return vals[seat] - max(others, default=0.0)
 
 
 def _decided(root: _Node, remaining: int) -> bool:
