@@ -8,7 +8,7 @@
     kamon tournament white-castle --agents hard,normal,easy,random --games 40 --jobs 2
 
 One module per command (`play`, `simulate`, `replay`, `tournament`, `report`, `games`,
-`serve`), each registering itself on the Typer `app` of `kamon.cli.app`;
+`serve`, `admin`), each registering itself on the Typer `app` of `kamon.cli.app`;
 `kamon.cli.shared` holds what several of them use. Everything goes through the core protocol
 (`kamon.games.get_game`, `State`, `GameRecord`), so a new game needs no new CLI code;
 only its optional extras (`decision_text`, `describe`, `name`) are looked up when a game
@@ -24,7 +24,7 @@ from kamon.cli.app import app, main
 
 # The command modules, in the order `kamon --help` lists them; importing one registers it.
 COMMANDS = ("play", "simulate", "replay", "tournament", "report", "compare", "sweep", "games",
-            "serve")
+            "serve", "admin")
 for _module in COMMANDS:
     import_module(f"kamon.cli.{_module}")
 

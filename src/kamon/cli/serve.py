@@ -37,6 +37,18 @@ def trusted(values: list[str]) -> list[str]:
     return values
 
 
+def configure_logs(log_format: str, metrics_from: list[str] | None) -> None:
+    """The log lines' format (KamonError for an unknown one) and a check of the
+    --metrics-from values, before anything starts."""
+    from kamon.server import logs, metrics
+
+    try:
+        logs.configure(log_format)
+        metrics.networks(metrics_from or [])
+    except ValueError as exc:
+        raise KamonError(str(exc)) from None
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: the whole "
@@ -65,6 +77,19 @@ def serve(
              "docs/agents.md), loaded now and built in the bot workers, so it must be "
              "importable or readable there (repeat for several; every server process of a "
              "database needs the same ones)")] = None,
+    log_format: Annotated[str, typer.Option(
+        help="the log lines: text, or json (one JSON object a line: time, level, "
+             "request_id, message, and a request's method, path, status, ms, client)")
+    ] = "text",
+    log_requests: Annotated[bool, typer.Option(
+        help="a log line per request and per socket (--no-log-requests: only warnings "
+             "and errors)")] = True,
+    docs: Annotated[bool, typer.Option(
+        help="serve the API's documentation at /docs (Swagger UI, from the package) and "
+             "/openapi.json")] = True,
+    metrics_from: Annotated[list[str] | None, typer.Option(
+        help="an address or network allowed to read /metrics (repeat for several; "
+             "default: this machine only, 127.0.0.1 and ::1)")] = None,
 ) -> None:
     """Run the web app: play in the browser, invite friends by link, games stored in --db."""
     console = make_console()
@@ -74,6 +99,7 @@ def serve(
         from kamon.server.service import plugin_kinds
 
         proxies = trusted(trusted_proxy or [])
+        configure_logs(log_format, metrics_from)
         kinds = plugin_kinds(agent or [])  # every spec loaded and checked before serving
         for kind in kinds.values():
             console.print(Text(f"bot seat kind {kind.name!r}: {kind.label} ({kind.spec}), "
@@ -81,7 +107,8 @@ def serve(
         try:
             web = create_app(db, bot_workers=bot_workers, bot_delay=bot_delay,
                              max_body=max_body, rate=rate_limit, burst=rate_burst,
-                             agents=kinds)
+                             agents=kinds, docs=docs, metrics_from=metrics_from,
+                             log_requests=log_requests)
         except Exception as exc:  # an unreachable database, a bad URL, an unwritable file
             raise KamonError(f"cannot open the database {db!r}: {exc}") from None
         shown = db if "://" not in db else make_url(db).render_as_string(hide_password=True)

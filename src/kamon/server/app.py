@@ -13,17 +13,18 @@ import json
 import logging
 import os
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import fastapi_offline
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from kamon.games import GAMES, get_game
-from kamon.server import open_games, rematch, replays
+from kamon.server import admin, logs, metrics, open_games, rematch, replays
 from kamon.server.errors import ServiceError, failure, http_refusal
 from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, RateLimiter, parse_json
 from kamon.server.live import LiveGames
@@ -93,29 +94,41 @@ def _component_texts(name: str) -> bytes:
     return json.dumps({"components": texts() if callable(texts) else {}}).encode()
 
 
+DOCS_ASSETS = "/docs/assets"  # Swagger UI's script, styles and icon (from the package)
+SWAGGER_DIR = Path(fastapi_offline.__file__).resolve().parent / "static"
+
+
 def _docs_page(openapi_url: str) -> tuple[str, str]:
-    """The API docs page and the policy that lets exactly its own inline script run
-    (its script and styles come from the Swagger UI distribution's CDN)."""
-    page = bytes(get_swagger_ui_html(openapi_url=openapi_url, title="kamon API").body
-                 ).decode()
+    """The API docs page and the policy that lets exactly its own inline script run. Its
+    script and styles are Swagger UI's, served from the fastapi-offline package under
+    DOCS_ASSETS: no other origin's script runs where the pages keep seat tokens."""
+    page = bytes(get_swagger_ui_html(
+        openapi_url=openapi_url, title="kamon API",
+        swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+        swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+        swagger_favicon_url=f"{DOCS_ASSETS}/favicon.png").body).decode()
     hashes = " ".join(
         "'sha256-" + base64.b64encode(hashlib.sha256(s.encode()).digest()).decode() + "'"
         for s in re.findall(r"<script>(.*?)</script>", page, re.S))
-    cdn = "https://cdn.jsdelivr.net"
-    csp = (f"default-src 'self'; script-src 'self' {cdn} {hashes}; style-src 'self' {cdn}; "
-           "img-src 'self' data: https://fastapi.tiangolo.com; connect-src 'self'; "
-           "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+    csp = (f"default-src 'self'; script-src 'self' {hashes}; style-src 'self'; "
+           "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+           "form-action 'self'; frame-ancestors 'none'")
     return page, csp
 
 
 def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                bot_delay: float = 0.6, max_body: int = MAX_BODY, rate: float = RATE,
                burst: float | None = None,
-               agents: Mapping[str, PluginKind] | None = None) -> Guard:
+               agents: Mapping[str, PluginKind] | None = None, docs: bool = True,
+               metrics_from: Sequence[str] | None = None,
+               log_requests: bool = True) -> logs.RequestLog:
     """The web app over the database `db` (a path or URL): an ASGI app whose
     `.state.live` holds the live games. `rate` writes per second per client (0: no
     limit), after bursts of `burst` (default three seconds' worth). `agents`: plug-in
-    seat kinds (`kamon serve --agent`, `service.plugin_kinds`)."""
+    seat kinds (`kamon serve --agent`, `service.plugin_kinds`). `docs`: serve /docs and
+    /openapi.json; `metrics_from`: the networks /metrics answers (default this machine);
+    `log_requests`: a log line per request (logs.py). The operator's bans and changes
+    hold from the outermost layer in (admin.Watch)."""
     workers = min(2, os.cpu_count() or 1) if bot_workers is None else bot_workers
     live = LiveGames(db, workers, bot_delay)
     live.service.add_agents(agents or {})
@@ -127,6 +140,7 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         live.close()
 
     app = FastAPI(title="kamon", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url="/openapi.json" if docs else None,
                   description="Play The White Castle and I, Clansman in the browser.")
     app.state.live = live
     limiter = RateLimiter(rate, burst if burst is not None else max(3 * rate, 10))
@@ -146,9 +160,13 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                        ("/replay", "replay.html"), ("/replay/{game_id}", "replay.html")):
         app.add_api_route(path, _page(WEB_DIR / page), include_in_schema=False)
 
-    @app.get("/docs", include_in_schema=False)
-    async def docs() -> HTMLResponse:
-        return HTMLResponse(docs_html, headers={"Content-Security-Policy": docs_csp})
+    if docs:
+        @app.get("/docs", include_in_schema=False)
+        async def docs_page() -> HTMLResponse:
+            return HTMLResponse(docs_html, headers={"Content-Security-Policy": docs_csp})
+
+        app.mount(DOCS_ASSETS, StaticFiles(directory=SWAGGER_DIR), name="docs-assets")
+    app.add_route("/metrics", metrics.route(live, metrics_from), include_in_schema=False)
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     sockets = GameSocket(live, limiter)
@@ -282,5 +300,7 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         return JSONBytes({"rematch": await live.read(rematch.made, live.service,
                                                      _game_id(game_id))})
 
-    return Guard(app, max_body=max_body, limiter=limiter,
-                 page_csp=lambda path: docs_csp if path == "/docs" else None)
+    guarded = Guard(app, max_body=max_body, limiter=limiter,
+                    page_csp=lambda path: docs_csp if path == "/docs" else None)
+    return logs.RequestLog(guarded, admin.Watch(live.store, live.service.cache.drop),
+                           log_requests)
