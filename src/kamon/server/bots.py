@@ -26,7 +26,7 @@ from kamon.agents import Agent, MCTSAgent, agent_seed, make_agent
 from kamon.core.errors import KamonError
 from kamon.core.pool import tied_pool
 from kamon.games import get_game
-from kamon.server import faults
+from kamon.server import faults, metrics
 from kamon.server.errors import ServiceError
 from kamon.server.notify import Claims
 from kamon.server.service import BOT_KINDS, GameService, Loaded
@@ -225,7 +225,7 @@ class BotDriver:
     def executor(self) -> Executor:
         """The bot pool, started on first use."""
         if self.pool is None:
-            self.pool = bot_pool(self.workers)
+            self.pool = metrics.timed_pool(bot_pool(self.workers))
         return self.pool
 
     def _reset_pool(self) -> None:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from kamon.server import faults
+from kamon.server import faults, metrics
 from kamon.server.bots import BotDriver
 from kamon.server.errors import ServiceError
 from kamon.server.hub import Hub
@@ -111,6 +111,7 @@ class LiveGames:
         seat = self.service.seat_of(loaded, token)
         return loaded, seat, state_message(loaded, seat)
 
+    @metrics.stored("player")
     async def play(self, game_id: str, body: dict[str, Any], undo: bool,
                    reply: bool = True) -> bytes:
         """A move or an undo: stored (or refused), then told to the sockets; the writer's
@@ -133,6 +134,7 @@ class LiveGames:
             self.bots.drive(game_id)
         return answer
 
+    @metrics.stored("bot")
     async def bot_move(self, game_id: str, seat: int, aid: int, version: int) -> None:
         """Store a bot's move (chosen at `version`) and tell the sockets."""
         new, _, messages = await self.writer.run(

@@ -59,6 +59,9 @@ BOT_SECONDS = Histogram("kamon_bot_thinking_seconds", "Time from a bot decision 
                         buckets=BOT_BUCKETS)
 STORE_ERRORS = Counter("kamon_store_errors", "Database errors, by kind (busy, "
                        "read_only, damaged, refused, failed)", ["kind"])
+STORE_ERROR_KINDS = ("busy", "read_only", "damaged", "refused", "failed")
+for _kind in STORE_ERROR_KINDS:  # (each at 0 from the start: a dashboard shows the line)
+    STORE_ERRORS.labels(_kind)
 HTTP = Counter("kamon_http_responses", "HTTP answers by status code", ["code"])
 HTTP_SECONDS = Histogram("kamon_http_request_seconds", "Time to answer an HTTP request",
                          buckets=HTTP_BUCKETS)
