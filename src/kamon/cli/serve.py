@@ -7,6 +7,7 @@ server's own runner (`kamon.server.process`) holds the uvicorn settings and limi
 from __future__ import annotations
 
 import ipaddress
+import logging
 from typing import Annotated
 
 import typer
@@ -112,6 +113,9 @@ def serve(
         except Exception as exc:  # an unreachable database, a bad URL, an unwritable file
             raise KamonError(f"cannot open the database {db!r}: {exc}") from None
         shown = db if "://" not in db else make_url(db).render_as_string(hide_password=True)
-        console.print(Text.assemble(("kamon", "bold"), f" serving on http://{host}:{port}/ "
-                                    f"(games stored in {shown}); Ctrl-C stops"))
+        banner = f"serving on http://{host}:{port}/ (games stored in {shown})"
+        if log_format == "json":  # (every line a JSON object)
+            logging.getLogger("kamon.server").info(banner)
+        else:
+            console.print(Text.assemble(("kamon", "bold"), f" {banner}; Ctrl-C stops"))
         run_server(web, host, port, proxies)
