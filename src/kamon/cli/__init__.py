@@ -6,6 +6,8 @@
     kamon report results.parquet --out report.html
     kamon replay game.json --step
     kamon tournament white-castle --agents hard,normal,easy,random --games 40 --jobs 2
+    kamon train clansman --rounds 4 --out runs/clansman
+    kamon review game.json --seat 0
 
 One module per command (`play`, `simulate`, `replay`, `tournament`, `report`, `games`,
 `serve`, `admin`), each registering itself on the Typer `app` of `kamon.cli.app`;
@@ -24,7 +26,7 @@ from kamon.cli.app import app, main
 
 # The command modules, in the order `kamon --help` lists them; importing one registers it.
 COMMANDS = ("play", "simulate", "replay", "tournament", "report", "compare", "sweep", "games",
-            "serve", "admin")
+            "serve", "admin", "train", "review")
 for _module in COMMANDS:
     import_module(f"kamon.cli.{_module}")
 

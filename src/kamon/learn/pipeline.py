@@ -166,10 +166,14 @@ def run_rounds(out: Path, settings: RunSettings, rounds: int, backend: Any,
         if progress:
             progress("training", 0, 1)
         figures.update(train_round(run, rnd))
+        if progress:
+            progress("training", 1, 1)
         if s.check_games:
             if progress:
                 progress("checking", 0, 1)
             figures["check"] = strength_check(run, rnd)
+            if progress:
+                progress("checking", 1, 1)
         run.rounds.append(figures)
         run.save()
         if log:
