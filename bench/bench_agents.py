@@ -13,6 +13,10 @@ Matchups (seats rotated every game, each deal played from every rotation, seeded
   cl-hard     I, Clansman, 4 players (Beginner): hard vs 3 greedy
   and, only when asked with --rows (expert thinks 3 s of wall clock a decision):
   wc-solo-expert, wc-expert, cl-expert   the same with expert instead of hard
+  cl-x-hard, cl-x-learned    I, Clansman Expert 4p: hard / learned vs 3 greedy
+  cl-learned, wc-learned, wc-solo-learned   learned (the network-guided search) instead
+  wc-fast, cl-fast, cl-x-fast, wc-solo-fast   fast (the network alone) vs 3 normal / rival
+  wc-solo-normal   normal vs the rival (what fast is compared with in the solo game)
 For each: the agent's games, wins, win rate with its Wilson 95% interval, its mean
 score against the field's, and its thinking time per decision (wall clock, which
 other processes on the machine slow down, and the process's CPU time, which they do
@@ -24,6 +28,10 @@ e.g. two versions of the agent on the same seeds) and prints, per row, the wins 
 the deals won by one only (with the exact sign test's two-sided p), and the mean
 difference of the agent's margin over the best other score, B minus A, with its 95%
 interval: a paired comparison that needs far fewer games than two separate win rates.
+--pair DIR ROW_A ROW_B does the same for two rows of one log directory that played the
+same deals (the same --seed): e.g. cl-x-hard and cl-x-learned, the two levels in the same
+seats against the same greedy field. The evaluation deals of issue 37 start at seed 97000
+(self-play never uses them: docs/training.md).
 
 Then, per game, MCTS iterations per CPU second on one core over positions from seeded
 games: at the budget the hard level had before issue 14 (900 / 1,227 iterations), for
@@ -64,8 +72,9 @@ class Matchup:
     baseline: bool = False
 
 
-SEARCH_LEVELS = ("hard", "expert")
+SEARCH_LEVELS = ("hard", "learned", "expert")
 SOLO = (("difficulty", "hard"),)
+EXPERT = (("expert", True),)
 
 MATCHUPS = {
     "wc-greedy": Matchup("WC 4p: greedy vs 3 random", "white-castle", "greedy",
@@ -81,6 +90,26 @@ MATCHUPS = {
                               1, SOLO),
     "cl-expert": Matchup("Clansman 4p: expert vs 3 greedy", "clansman", "expert",
                          ("greedy",) * 3, 4),
+    # issue 37: the Expert game, and the levels of the trained network (kamon.learn)
+    "cl-x-hard": Matchup("Clansman Expert 4p: hard vs 3 greedy", "clansman", "hard",
+                         ("greedy",) * 3, 4, EXPERT),
+    "cl-x-learned": Matchup("Clansman Expert 4p: learned vs 3 greedy", "clansman", "learned",
+                            ("greedy",) * 3, 4, EXPERT),
+    "cl-learned": Matchup("Clansman 4p: learned vs 3 greedy", "clansman", "learned",
+                          ("greedy",) * 3, 4),
+    "wc-learned": Matchup("WC 4p: learned vs 3 greedy", "white-castle", "learned",
+                          ("greedy",) * 3, 4),
+    "wc-solo-learned": Matchup("WC solo: learned vs rival (hard)", "white-castle", "learned",
+                               (), 1, SOLO),
+    "wc-fast": Matchup("WC 4p: fast vs 3 normal", "white-castle", "fast", ("normal",) * 3, 4),
+    "wc-solo-fast": Matchup("WC solo: fast vs rival (hard)", "white-castle", "fast", (), 1,
+                            SOLO),
+    "cl-fast": Matchup("Clansman 4p: fast vs 3 normal", "clansman", "fast", ("normal",) * 3,
+                       4),
+    "cl-x-fast": Matchup("Clansman Expert 4p: fast vs 3 normal", "clansman", "fast",
+                         ("normal",) * 3, 4, EXPERT),
+    "wc-solo-normal": Matchup("WC solo: normal vs rival (hard)", "white-castle", "normal", (),
+                              1, SOLO),
 }
 DEFAULT_ROWS = ("wc-greedy", "wc-hard", "wc-solo", "cl-greedy", "cl-hard")
 
@@ -149,14 +178,15 @@ def _t975(df: int) -> float:
     return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
 
 
-def paired(a: Path, b: Path, agent: str) -> Paired | None:
-    """Compare two logs of one row on their shared games (None if they share none)."""
-    def load(path: Path) -> dict[tuple[int, int], tuple[float, float]]:
+def paired(a: Path, b: Path, agent: str, agent_b: str | None = None) -> Paired | None:
+    """Compare two logs on their shared games (None if they share none): the same row,
+    or two rows of the same deals whose agents differ (`agent_b`: B's agent)."""
+    def load(path: Path, hero: str) -> dict[tuple[int, int], tuple[float, float]]:
         games = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
                  if line.strip()]
-        return {(g["seed"], g["rotation"]): _hero_margin(g, agent) for g in games}
+        return {(g["seed"], g["rotation"]): _hero_margin(g, hero) for g in games}
 
-    la, lb = load(a), load(b)
+    la, lb = load(a, agent), load(b, agent_b or agent)
     keys = sorted(la.keys() & lb.keys())
     if not keys:
         return None
@@ -206,6 +236,20 @@ def print_comparison(a: Path, b: Path, rows: list[str]) -> None:
         print(f"{m.label:34} {c.pairs:>5} {c.wins_a:>6g} {c.wins_b:>6g} {c.only_a:>6} "
               f"{c.only_b:>6} {c.sign_p:>6.3f}  {c.margin_diff:+.1f} "
               f"({c.margin_diff - c.margin_half:+.1f} to {c.margin_diff + c.margin_half:+.1f})")
+
+
+def print_pair(folder: Path, key_a: str, key_b: str) -> None:
+    """Two rows of one log directory played on the same deals and seats (e.g. hard's and
+    learned's against the same field), paired game by game."""
+    ma, mb = MATCHUPS[key_a], MATCHUPS[key_b]
+    c = paired(folder / f"{key_a}.jsonl", folder / f"{key_b}.jsonl", ma.agent, mb.agent)
+    print(f"A = {ma.label}\nB = {mb.label}")
+    if c is None:
+        print("no shared games")
+        return
+    print(f"pairs {c.pairs}, wins A {c.wins_a:g}, wins B {c.wins_b:g}, A only {c.only_a}, "
+          f"B only {c.only_b}, sign p {c.sign_p:.3f}, margin B-A {c.margin_diff:+.1f} "
+          f"({c.margin_diff - c.margin_half:+.1f} to {c.margin_diff + c.margin_half:+.1f})")
 
 
 def print_row(m: Matchup, hero: Line, field: Line, elapsed: float | None) -> None:
@@ -363,7 +407,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", type=Path, nargs=2, default=None, metavar=("DIR_A", "DIR_B"),
                     help="two directories of such logs: the paired comparison of each row "
                          "on the games both played, play nothing")
+    ap.add_argument("--pair", nargs=3, default=None, metavar=("DIR", "ROW_A", "ROW_B"),
+                    help="one log directory's two rows played on the same deals (e.g. "
+                         "cl-x-hard and cl-x-learned): paired game by game, play nothing")
     args = ap.parse_args(argv)
+    if args.pair is not None:
+        folder, key_a, key_b = args.pair
+        for key in (key_a, key_b):
+            if key not in MATCHUPS:
+                ap.error(f"unknown row {key}; known: {', '.join(MATCHUPS)}")
+        print_pair(Path(folder), key_a, key_b)
+        return 0
     default = list(MATCHUPS) if args.compare is not None else list(DEFAULT_ROWS)
     rows = [r.strip() for r in args.rows.split(",") if r.strip()] if args.rows else default
     unknown = [r for r in rows if r not in MATCHUPS]
