@@ -16,6 +16,8 @@ from kamon.core.errors import IllegalAction, RecordError
 from kamon.core.protocol import State
 
 RECORD_FORMAT = "kamon-record/1"
+MAX_SEED = (1 << 63) - 1  # the largest seed a game is set up with (the server's too)
+MAX_PLAYERS = 16  # more than any game seats: a record saying more is not one
 
 
 @dataclass
@@ -56,10 +58,12 @@ class GameRecord:
             raise RecordError(f"game record is missing the field {exc.args[0]!r}") from None
         if not isinstance(game, str):
             raise RecordError("record field 'game' must be a string")
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise RecordError("record field 'players' must be an integer")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise RecordError("record field 'seed' must be an integer")
+        if not isinstance(players, int) or isinstance(players, bool) or \
+                not 0 < players <= MAX_PLAYERS:
+            raise RecordError(f"record field 'players' must be an integer from 1 to "
+                              f"{MAX_PLAYERS}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            raise RecordError(f"record field 'seed' must be an integer from 0 to {MAX_SEED}")
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise RecordError("record field 'options' must be an object")
@@ -95,6 +99,9 @@ class GameRecord:
             text = lines[index - 1]
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise RecordError(f"{name} is not a game record: it is nested too deeply"
+                              ) from None
         except json.JSONDecodeError as exc:
             if index is None and len(lines) > 1 and _json_object(lines[0]):
                 raise RecordError(f"{name} holds {len(lines)} records, one per line: "
@@ -102,9 +109,9 @@ class GameRecord:
             raise RecordError(f"{name} is not a game record: it is not valid JSON "
                               f"({exc.msg} at line {exc.lineno}, column {exc.colno})"
                               ) from None
-        except RecursionError:
-            raise RecordError(f"{name} is not a game record: it is nested too deeply"
-                              ) from None
+        except ValueError as exc:  # an integer of more digits than Python converts
+            raise RecordError(f"{name} is not a game record: it holds a number too long "
+                              f"to read ({exc})") from None
         return cls.from_json(data)
 
     def dumps(self) -> str:

@@ -15,9 +15,7 @@ from typing import Any
 
 from kamon.core.errors import IllegalAction, KamonError, RecordError
 from kamon.core.protocol import State
-from kamon.core.record import GameRecord
-
-MAX_SEED = (1 << 63) - 1
+from kamon.core.record import MAX_SEED, GameRecord
 
 
 @dataclass(frozen=True)

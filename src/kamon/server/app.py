@@ -22,6 +22,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from kamon.games import GAMES, get_game
 from kamon.server import admin, logs, metrics, open_games, rematch, replays
@@ -151,6 +152,21 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
     async def service_error(_request: Request, exc: ServiceError) -> Response:
         return refused(exc)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """Starlette's own refusals (no such route, a method the route does not take) in
+        the API's shape, saying what was asked."""
+        if exc.status_code == 404:
+            message = f"no such page or API route: {request.url.path[:200]}"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not a method {request.url.path[:200]} takes"
+        else:
+            message = str(exc.detail)
+        refusal = refused(ServiceError(exc.status_code, message))
+        for k, v in (exc.headers or {}).items():
+            refusal.headers[k] = v
+        return refusal
+
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
@@ -181,7 +197,7 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         """Games, their web options, the seat kinds and the seed policy."""
         return JSONBytes(catalog)
 
-    @app.get("/api/health", response_class=JSONBytes)
+    @app.api_route("/api/health", methods=["GET", "HEAD"], response_class=JSONBytes)
     async def health() -> JSONBytes:
         """This process serves (a proxy checks it before sending players here), and which
         process it is (its id: which one a proxy chose)."""

@@ -7,6 +7,7 @@ Every refusal is `{"error": "<what was wrong>"}` with its HTTP status, and with
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -17,11 +18,26 @@ class ServiceError(Exception):
     for a busy database, the seconds after which to retry)."""
 
     def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
-        """Status code, message and retry hint."""
+        """Status code, message and retry hint. A message that quotes the request may
+        hold lone surrogates (JSON's "\\ud800" is a valid string but no UTF-8): they are
+        shown as U+FFFD, so that the refusal can always be encoded."""
+        message = printable(message)
         super().__init__(message)
         self.status = status
         self.message = message
         self.retry_after = retry_after
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """`text` with any lone surrogate replaced by U+FFFD (what UTF-8 can carry).
+
+    >>> printable("draft \\ud800") == "draft \\ufffd"
+    True
+    """
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def failure(exc: BaseException) -> ServiceError:

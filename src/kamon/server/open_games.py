@@ -11,7 +11,8 @@ from typing import Any
 from kamon.core.protocol import State
 from kamon.games import get_game
 from kamon.server.errors import ServiceError
-from kamon.server.service import SEED_POLICY, GameService, player_name, seat_player
+from kamon.server.names import player_name, seat_player
+from kamon.server.service import SEED_POLICY, GameService
 
 MAX_LISTED = 50  # open games in the list (newest first)
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from kamon.core.errors import KamonError
 from kamon.server.errors import ServiceError
-from kamon.server.service import GameService, is_int, player_name, seat_player
+from kamon.server.names import player_name, seat_player
+from kamon.server.service import GameService, is_int
 from kamon.server.store import MAX_SEED, SeatRow
 
 

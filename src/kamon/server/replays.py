@@ -1,6 +1,7 @@
 """Replays for the browser: any step of a finished game (never one still on: its seed
 fixes every hidden card) or of an uploaded record, as the play page's payload plus the
-timeline (kamon.core.timeline), which is built once and kept in a small cache.
+timeline (kamon.core.timeline) and the game's statistics (games/<game>/stats.py, from
+the record by replay), both built once and kept in a small cache.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kamon.core.errors import RecordError
+from kamon.core.game_modules import game_module
 from kamon.core.record import GameRecord
-from kamon.core.timeline import Timeline, timeline
+from kamon.core.timeline import Timeline, setup, timeline
 from kamon.games import get_game
 from kamon.server.errors import ServiceError
 from kamon.server.service import GameService, Loaded
@@ -33,6 +35,18 @@ class Replay:
     row: GameRow
     seats: list[SeatRow]
     timeline: Timeline
+    stats: dict[str, Any] | None = None
+
+
+def game_stats(t: Timeline) -> dict[str, Any] | None:
+    """The game's statistics (points by category through the game, what each player
+    did, whose each log line is) from its record, by its stats module; None for a game
+    without one."""
+    state = setup(t.record)
+    module = game_module(state, "stats")
+    if module is None:
+        return None
+    return dict(module.game_stats(state, t.actions))
 
 
 class _Cache:
@@ -70,7 +84,8 @@ def step_answer(replay: Replay, step: Any, source: str) -> dict[str, Any]:
     log's length after each step); a step out of range is refused."""
     if isinstance(step, str):
         step = step.strip()
-        if step.lstrip("-").isdigit() and len(step) < 12:
+        digits = step.removeprefix("-")  # ASCII digits only: "²".isdigit() is true
+        if digits.isascii() and digits.isdigit() and len(step) < 12:
             step = int(step)
     t = replay.timeline
     n = t.steps
@@ -95,7 +110,7 @@ def step_answer(replay: Replay, step: Any, source: str) -> dict[str, Any]:
         "title": get_game(row.game).title, "players": row.players, "step": step,
         "steps": n, "lines": [t.lines[step - 1], t.lines[step]] if step > 0 else [0, 0],
         "moves": t.described, "rounds": t.rounds, "log_counts": t.lines,
-        "payload": shown,
+        "payload": shown, "stats": replay.stats,
     }
 
 
@@ -116,7 +131,7 @@ def game_replay(service: GameService, game_id: str, step: Any) -> dict[str, Any]
         except RecordError as exc:
             raise ServiceError(500, f"stored game {game_id} does not replay: {exc}"
                                ) from None
-        replay = Replay(loaded.row, loaded.seats, made)
+        replay = Replay(loaded.row, loaded.seats, made, game_stats(made))
         CACHE.put(key, replay)
     return step_answer(replay, step, "game")
 
@@ -155,6 +170,6 @@ def upload_replay(body: Any) -> dict[str, Any]:
                  for i, k in enumerate(kinds[:record.players])]
         row = GameRow("record", get_game(record.game).name, record.players, record.seed,
                       dict(record.options), 0, "playing", 0.0, 0.0, "practice")
-        replay = Replay(row, seats, made)
+        replay = Replay(row, seats, made, game_stats(made))
         CACHE.put(key, replay)
     return step_answer(replay, body.get("step"), "record")

@@ -12,7 +12,6 @@ import functools
 import re
 import secrets
 import threading
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from kamon.core.record import GameRecord
 from kamon.core.undo import may_undo
 from kamon.games import GAMES, get_game
 from kamon.server.errors import ServiceError
+from kamon.server.names import player_name, seat_player
 from kamon.server.store import (
     ENDED,
     MAX_SEED,
@@ -63,37 +63,6 @@ ENDED_GAME = ("the server's operator ended this game: it can no longer be played
 SEED_POLICY = ("a chosen seed is only for a practice game (at most one human seat, not "
                "rated): with the seed a player could know every hidden card and die in "
                "advance, so the server draws the seed of every other game")
-
-
-def player_name(value: Any) -> str | None:
-    """A player's display name as given in a request (None: none given), stripped and
-    checked: 1 to NAME_MAX printable characters (no control, format or invisible ones);
-    a 400 that says what is wrong otherwise."""
-    if value is None:
-        return None
-    _require(isinstance(value, str), f"'name' must be a string: the player's name, 1 to "
-                                     f"{NAME_MAX} characters")
-    name = unicodedata.normalize("NFC", value).strip()
-    _require(name != "", f"'name' is empty: give 1 to {NAME_MAX} characters, or leave "
-                         "'name' out")
-    _require(len(name) <= NAME_MAX, f"'name' is {len(name)} characters long: a player's "
-                                    f"name is at most {NAME_MAX}")
-    bad = next((c for c in name if not c.isprintable()), None)
-    _require(bad is None, f"'name' holds a control or invisible character (U+{ord(bad or ' '):04X}"
-                          f"): use letters, digits, spaces and punctuation")
-    return name
-
-
-def bot_name(kind: str | None) -> str:
-    """A bot seat's name: its level in plain words ("Normal bot")."""
-    kind = kind or "bot"
-    return f"{kind[:1].upper()}{kind[1:]} bot"
-
-
-def seat_player(seat: SeatRow) -> str | None:
-    """Who plays a seat, by name: the name its player gave, a bot's level, or None (a
-    person who gave none: the page shows the seat's colour)."""
-    return bot_name(seat.level) if seat.kind == "bot" else seat.player
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -34,6 +35,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Engine
 
+from kamon.core.record import MAX_SEED
 from kamon.server import metrics
 from kamon.server.errors import ServiceError
 
@@ -115,9 +117,10 @@ admin_log_table = Table(  # what the operator did (kamon admin), read by every p
 
 T = TypeVar("T")
 ENDED = "ended"  # the status of a game the operator ended (kamon admin end): no more moves
-MAX_SEED = (1 << 63) - 1
 MODES = ("practice", "casual", "rated")
 BUSY_TIMEOUT = 2.0  # seconds a write waits for a database another process has locked
+log = logging.getLogger("kamon.server")
+SCHEMA_LOCK = 0x6B616D6F6E  # the advisory lock held while the schema is made ("kamon")
 CHANNEL = "kamon"  # PostgreSQL's notification channel: "<game id> <version>"
 
 
@@ -318,8 +321,15 @@ class Store:
             if self.dialect == "sqlite":  # once per file (it stays so): not per connection
                 with suppress(Exception), self.engine.connect() as conn:  # (read-only: as is)
                     conn.exec_driver_sql("PRAGMA journal_mode=WAL")
-            metadata.create_all(self.engine)
-            self._migrate()
+            with self.engine.begin() as conn:
+                if self.dialect == "postgresql":
+                    # Servers started together on an empty database: one makes the
+                    # schema, the others wait for its commit and then find it made (without
+                    # the lock, two CREATE TABLEs raced on PostgreSQL's catalogue).
+                    conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                 {"key": SCHEMA_LOCK})
+                metadata.create_all(conn)
+                self._migrate(conn)
 
     def close(self) -> None:
         """Release every thread's connection (the server calls this once its threads
@@ -331,9 +341,10 @@ class Store:
                 c.close()
         self.engine.dispose()
 
-    def _migrate(self) -> None:
-        """Add the columns a database made by an older kamon lacks."""
-        have = {c["name"] for c in inspect(self.engine).get_columns("games")}
+    def _migrate(self, conn: Any) -> None:
+        """Add the columns a database made by an older kamon lacks (on `conn`, inside the
+        transaction that holds the schema lock)."""
+        have = {c["name"] for c in inspect(conn).get_columns("games")}
         adds = []
         if "mode" not in have:
             adds.append("ALTER TABLE games ADD COLUMN mode VARCHAR(8) NOT NULL DEFAULT "
@@ -342,12 +353,10 @@ class Store:
             adds.append("ALTER TABLE games ADD COLUMN digest VARCHAR(64)")
         if "to_move" not in have:
             adds.append("ALTER TABLE games ADD COLUMN to_move INTEGER")
-        if "player_name" not in {c["name"] for c in inspect(self.engine).get_columns("seats")}:
+        if "player_name" not in {c["name"] for c in inspect(conn).get_columns("seats")}:
             adds.append(f"ALTER TABLE seats ADD COLUMN player_name VARCHAR({NAME_MAX})")
-        if adds:
-            with self.engine.begin() as conn:
-                for sql in adds:
-                    conn.execute(text(sql))
+        for sql in adds:
+            conn.execute(text(sql))
 
     # --- connections and errors ---------------------------------------------------
 
@@ -646,7 +655,9 @@ class Store:
 
 
 def classify(exc: BaseException, doing: str) -> StoreError | None:
-    """The StoreError a driver error means (None: not a database error)."""
+    """The StoreError a driver error means (None: not a database error). What the client
+    is told says what failed and whether to retry, never the driver's own words (they
+    name hosts, ports, users and files): those go to the server's log."""
     name = type(exc).__name__
     module = type(exc).__module__ or ""
     if not (module.startswith(("sqlite3", "psycopg", "sqlalchemy"))
@@ -659,13 +670,18 @@ def classify(exc: BaseException, doing: str) -> StoreError | None:
                                              "SerializationFailure", "DeadlockDetected"):
         return StoreError(503, f"the database is busy (another process holds it): could "
                                f"not {doing}; retry in a moment", retry_after=1)
+    log.warning("database error: could not %s: %s: %s", doing, name, msg)
     if "readonly" in low or "read-only" in low or "read only" in low:
-        return StoreError(503, f"the database is read-only: could not {doing} ({msg})")
+        return StoreError(503, f"the database is read-only: could not {doing} (the "
+                               "server's log says more)")
     if "malformed" in low or "not a database" in low:
-        return StoreError(500, f"the database file is damaged: could not {doing} ({msg})")
+        return StoreError(500, f"the database file is damaged: could not {doing} (the "
+                               "server's log says more)")
     if name == "IntegrityError":
-        return StoreError(500, f"the database refused the write: could not {doing} ({msg})")
-    return StoreError(503, f"the database failed: could not {doing} ({msg})", retry_after=5)
+        return StoreError(500, f"the database refused the write: could not {doing} (the "
+                               "server's log says more)")
+    return StoreError(503, f"the database cannot be reached or failed: could not {doing}; "
+                           "retry in a moment", retry_after=5)
 
 
 def _ms(seconds: float | None) -> int:

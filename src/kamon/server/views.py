@@ -12,7 +12,8 @@ import orjson
 from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
 from kamon.core.recent import recent_turns
-from kamon.server.service import Loaded, can_undo, seat_player
+from kamon.server.names import seat_player
+from kamon.server.service import Loaded, can_undo
 
 _STDLIB = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
