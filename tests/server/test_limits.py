@@ -145,7 +145,7 @@ def test_a_binary_websocket_frame_is_answered_with_a_close_frame(client: TestCli
     with client.websocket_connect(f"/api/games/{g['id']}/ws") as ws:  # the game goes on
         assert ws.receive_json()["payload"]["version"] == 0
         ws.send_text("ping")
-        assert ws.receive_json() == {"type": "pong"}
+        assert ws.receive_json()["type"] == "pong"
 
 
 def test_a_socket_that_floods_the_server_is_closed(client: TestClient) -> None:
@@ -175,7 +175,7 @@ def test_a_socket_message_that_is_not_a_move_undo_or_ping_is_refused_with_the_re
         assert refused["type"] == "refused" and refused["status"] == 400, refused
         assert "socket message" in refused["error"] and refused["version"] is None
         ws.send_text("ping")
-        assert ws.receive_json() == {"type": "pong"}
+        assert ws.receive_json()["type"] == "pong"
     assert get(client, g["id"])["version"] == 0
 
 

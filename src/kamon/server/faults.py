@@ -7,6 +7,8 @@ comma-separated list of `name:value`:
                         client asked for is committed, before answering it
   slow-bot:S            a bot worker waits S seconds before it thinks (so a test can
                         kill the server while a bot is thinking)
+  slow-socket-open:S    a socket waits S seconds between its first read of the game and
+                        its registration (so a test can store a move in that window)
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ def _parse(spec: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
         name, _, value = part.partition(":")
-        if name not in ("kill-after-commit", "slow-bot"):
+        if name not in ("kill-after-commit", "slow-bot", "slow-socket-open"):
             raise ValueError(f"{ENV}: unknown fault {name!r} (kill-after-commit:N, "
-                             "slow-bot:SECONDS)")
+                             "slow-bot:SECONDS, slow-socket-open:SECONDS)")
         out[name] = float(value or 1)
     return out
 
@@ -49,3 +51,8 @@ def before_bot_thinks() -> None:
     pause = FAULTS.get("slow-bot")
     if pause:
         time.sleep(pause)
+
+
+def socket_open_pause() -> float:
+    """Seconds a socket waits between its first read and its registration (0: none)."""
+    return FAULTS.get("slow-socket-open", 0.0)

@@ -11,18 +11,25 @@ import contextlib
 from kamon.server.guard import Send
 
 SEND_TIMEOUT = 20.0  # a socket that takes longer to accept one message is closed
-MAX_SOCKETS_PER_GAME = 64
-MAX_SOCKETS = 10_000
+# Quotas that strangers cannot turn against players: spectators (no token) have their own
+# per game and per address; a seat's sockets are counted per seat only (a player's tabs),
+# so no number of spectators ever keeps a player off their own game.
+MAX_SPECTATORS_PER_GAME = 64
+MAX_SPECTATORS_PER_ADDRESS = 16  # spectator sockets one address holds, over every game
+MAX_SOCKETS_PER_SEAT = 8
+MAX_SOCKETS = 10_000  # every socket of the process (seats may use the last SEAT_RESERVE)
+SEAT_RESERVE = 1_000
 
 
 class Conn:
     """One socket (its ASGI `send`): the seat it views as, and what it still has to be
     sent."""
 
-    def __init__(self, send: Send, seat: int | None) -> None:
-        """A socket that has been sent nothing yet."""
+    def __init__(self, send: Send, seat: int | None, client: str = "?") -> None:
+        """A socket (of `client`'s address) that has been sent nothing yet."""
         self.send = send
         self.seat = seat
+        self.client = client
         self.version = -1  # the newest version queued or sent
         self.state: str | None = None  # the newest state not yet sent
         self.other: list[str] = []  # other messages (pongs), in order
@@ -83,17 +90,39 @@ class Hub:
         """No sockets yet."""
         self.games: dict[str, dict[Conn, None]] = {}
         self.count = 0
+        self.spectators: dict[str, int] = {}  # spectator sockets by client address
 
-    def add(self, game_id: str, send: Send, seat: int | None) -> Conn | None:
-        """Register a socket (None: too many sockets, on this game or in all)."""
-        conns = self.games.setdefault(game_id, {})
-        if len(conns) >= MAX_SOCKETS_PER_GAME or self.count >= MAX_SOCKETS:
-            if not conns:
-                del self.games[game_id]
-            return None
-        conn = Conn(send, seat)
-        conns[conn] = None
+    def refusal(self, game_id: str, seat: int | None, client: str) -> str | None:
+        """Why one more socket of `seat` (None: a spectator) from `client` may not open,
+        in words; None if it may."""
+        conns = self.games.get(game_id, {})
+        if seat is not None:
+            if sum(1 for c in conns if c.seat == seat) >= MAX_SOCKETS_PER_SEAT:
+                return (f"this seat has {MAX_SOCKETS_PER_SEAT} sockets open already (close "
+                        "another tab of this game)")
+            return "the server has too many sockets open" if self.count >= MAX_SOCKETS \
+                else None
+        if sum(1 for c in conns if c.seat is None) >= MAX_SPECTATORS_PER_GAME:
+            return (f"this game has {MAX_SPECTATORS_PER_GAME} spectators already: watch it "
+                    "later, or as a replay when it is over")
+        if self.spectators.get(client, 0) >= MAX_SPECTATORS_PER_ADDRESS:
+            return (f"your address watches {MAX_SPECTATORS_PER_ADDRESS} games already: "
+                    "close one first")
+        if self.count >= MAX_SOCKETS - SEAT_RESERVE:
+            return "the server has too many sockets open"
+        return None
+
+    def add(self, game_id: str, send: Send, seat: int | None, client: str = "?"
+            ) -> Conn | str:
+        """Register a socket: its Conn, or why it may not open (`refusal`)."""
+        why = self.refusal(game_id, seat, client)
+        if why is not None:
+            return why
+        conn = Conn(send, seat, client)
+        self.games.setdefault(game_id, {})[conn] = None
         self.count += 1
+        if seat is None:
+            self.spectators[client] = self.spectators.get(client, 0) + 1
         return conn
 
     def remove(self, game_id: str, conn: Conn) -> None:
@@ -103,6 +132,12 @@ class Hub:
             del conns[conn]
             conn.closed = True
             self.count -= 1
+            if conn.seat is None:
+                left = self.spectators.get(conn.client, 1) - 1
+                if left > 0:
+                    self.spectators[conn.client] = left
+                else:
+                    self.spectators.pop(conn.client, None)
             if not conns:
                 del self.games[game_id]
 
@@ -115,5 +150,6 @@ class Hub:
         return {c.seat for c in self.games.get(game_id, ())}
 
     def version(self, game_id: str) -> int:
-        """The newest version any socket of the game has been queued."""
-        return max((c.version for c in self.games.get(game_id, ())), default=-1)
+        """The version every socket of the game has been queued (the oldest socket's:
+        a newer one is news to it)."""
+        return min((c.version for c in self.games.get(game_id, ())), default=-1)

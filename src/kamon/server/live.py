@@ -105,6 +105,18 @@ class LiveGames:
             self.bots.drive(game_id)
         return loaded, seat, first
 
+    async def refresh(self, game_id: str) -> None:
+        """Read the game's stored version and, if its sockets here have not all had it,
+        send it to them (a socket just registered, or one whose page asks with a ping:
+        the version may have been stored by another process while nobody here listened).
+        One cheap read of the version when nothing is new."""
+        try:
+            loaded = await self.read(self.service.load, game_id)
+        except ServiceError:
+            return
+        if loaded.version > self.hub.version(game_id):
+            await self.publish(loaded)
+
     def _open(self, game_id: str, token: Any) -> tuple[Loaded, int | None, str]:
         """A socket's game, seat and first message (in a read thread)."""
         loaded = self.service.load(game_id)

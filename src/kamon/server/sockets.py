@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket
 
+from kamon.server import faults
 from kamon.server.errors import ServiceError, failure, socket_refusal
 from kamon.server.guard import BadJSON, RateLimiter, Send, parse_json
 from kamon.server.live import LiveGames
@@ -20,7 +21,6 @@ from kamon.server.service import GAME_ID, is_int
 
 WS_MESSAGES_PER_SECOND = 20  # a socket sending more is closed (it only needs pings)
 PINGS = frozenset(("ping", '{"type":"ping"}'))
-PONG = '{"type":"pong"}'
 log = logging.getLogger("kamon.server")
 
 
@@ -59,6 +59,7 @@ class GameSocket:
         """One socket, from its handshake until it closes."""
         await ws.accept()
         receive, send = ws.receive, ws.send
+        client = ws.client.host if ws.client else "?"
         try:
             if not GAME_ID.fullmatch(game_id):
                 raise ServiceError(404, f"no game {game_id[:40]!r}")
@@ -66,16 +67,18 @@ class GameSocket:
         except ServiceError as exc:
             await _refuse(send, exc.status, exc.message, 4000 + exc.status)
             return
-        conn = self.live.hub.add(game_id, send, seat)
-        if conn is None:
-            await _refuse(send, 503, "too many sockets are open on this game", 1013)
+        if faults.socket_open_pause():
+            await asyncio.sleep(faults.socket_open_pause())
+        conn = self.live.hub.add(game_id, send, seat, client)
+        if isinstance(conn, str):
+            await _refuse(send, 503, conn, 1013)
             return
-        client = ws.client.host if ws.client else "?"
         try:
             conn.push(loaded.version, first)
-            latest = self.live.service.cache.get(game_id)
-            if latest is not None and latest.version > loaded.version:
-                await self.live.publish(latest)
+            # A version stored after the read above and before the socket was registered
+            # was told to the sockets then (here, or by another process's notification),
+            # not to this one: read the stored version again now that it is registered.
+            await self.live.refresh(game_id)
             window, count = 0.0, 0
             loop = asyncio.get_running_loop()
             while True:
@@ -102,9 +105,14 @@ class GameSocket:
                 if count > WS_MESSAGES_PER_SECOND:
                     await conn.close(1008, "too many messages")
                     break
-                if request is not None and self.live.listener is not None:
-                    self.live.on_note(game_id, str(conn.version + 1))  # (a missed NOTIFY)
-                conn.push_other(PONG if request is not None else refusal)
+                if request is None:
+                    conn.push_other(refusal)
+                    continue
+                # A ping: the state first if the game moved on without this socket (a
+                # notification lost), then the pong with the newest version it was sent.
+                await self.live.refresh(game_id)
+                conn.push_other(orjson.dumps({"type": "pong",
+                                              "version": conn.version}).decode())
         except Exception:  # the client went away mid-send
             pass
         finally:
