@@ -8,6 +8,7 @@ without their query string: a seat token is never logged). One server for the mo
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.sync.client import connect
 
+from tests.server.cluster import DEPLOY
 from tests.server.conftest import ServerProcess, token_of
 
 OPERATORS = "198.51.100.0/24"  # --metrics-from, besides this machine
@@ -184,3 +186,20 @@ def test_each_request_and_socket_logs_one_json_line_with_its_id_and_never_a_toke
         assert line["client"] == "127.0.0.1"
     assert sockets[0]["status"] == 101 and len(sockets[0]["request_id"]) == 16
     assert token not in Path(srv.log).read_text()
+
+
+def test_the_grafana_dashboard_charts_only_metrics_the_server_serves(
+        srv: ServerProcess) -> None:
+    """deploy/grafana-dashboard.json: every metric a panel queries is one this server's
+    /metrics has (a renamed metric would leave a panel empty), and every kamon metric
+    served is charted somewhere."""
+    r = httpx.get(srv.url + "/metrics", timeout=10)
+    served = {f.name for f in text_string_to_metric_families(r.text)}
+    dashboard = json.loads((DEPLOY / "grafana-dashboard.json").read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    charted = set()
+    for expr in exprs:
+        for name in re.findall(r"\b((?:kamon|process)_[a-z_]+)", expr):
+            charted.add(re.sub(r"_(bucket|sum|count|total)$", "", name))
+    assert charted and charted <= served, charted - served
+    assert {n for n in served if n.startswith("kamon_")} <= charted

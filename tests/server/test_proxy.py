@@ -10,6 +10,7 @@ and speaks to 127.0.0.x only (sources 127.0.0.2-5, to be separate addresses).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import yaml
 
 from tests.server.cluster import DEPLOY, free_port
 from tests.server.conftest import ServerProcess
@@ -184,3 +186,35 @@ def test_one_source_opening_connections_too_fast_is_refused(site: Site) -> None:
             answered += 1
             conn.close()
     assert CONN_RATE - 5 <= answered <= CONN_RATE, answered
+
+
+def test_the_compose_recipe_serves_tls_and_scrapes_each_process() -> None:
+    """deploy/compose.yaml with TLS and monitoring: the proxy has the certificate folder
+    and redirects plain HTTP; Prometheus scrapes every kamon service, from the one
+    address kamon's --metrics-from allows; Grafana loads the dashboard beside the file
+    and publishes its port on this machine only."""
+    spec = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    services = spec["services"]
+    kamons = {n for n, s in services.items() if s.get("command", [None])[0] == "kamon"}
+    proxy = services["proxy"]["environment"]
+    mount = next(v.split(":")[1] for v in services["proxy"]["volumes"]
+                 if v.startswith("./certs:"))
+    assert proxy["KAMON_CERT"].startswith(mount + "/") and "KAMON_REDIRECT" in proxy
+    assert (DEPLOY / "certs" / ".gitignore").exists()
+    prometheus_ip = services["prometheus"]["networks"]["kamon"]["ipv4_address"]
+    for name in kamons:
+        cmd = services[name]["command"]
+        assert cmd[cmd.index("--metrics-from") + 1] == prometheus_ip
+    scrape = yaml.safe_load((DEPLOY / "prometheus.yml").read_text())["scrape_configs"]
+    targets = {t for job in scrape for c in job["static_configs"] for t in c["targets"]}
+    assert targets == {f"{n}:8000" for n in kamons}
+    grafana = services["grafana"]
+    dash = next(v for v in grafana["volumes"] if v.startswith("./grafana-dashboard.json:"))
+    assert (DEPLOY / dash.split(":")[0]).exists()
+    assert all(p.startswith("127.0.0.1:") for p in grafana["ports"])
+    source = yaml.safe_load((DEPLOY / "grafana" / "provisioning" / "datasources" /
+                             "kamon.yaml").read_text())["datasources"][0]
+    uids = {t["datasource"]["uid"] for p in json.loads((DEPLOY / "grafana-dashboard.json")
+                                                       .read_text())["panels"]
+            for t in p["targets"]}
+    assert uids == {source["uid"]}

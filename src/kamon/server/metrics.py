@@ -28,6 +28,7 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    disable_created_metrics,
     generate_latest,
 )
 from prometheus_client.core import GaugeMetricFamily
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 
     from kamon.server.live import LiveGames
 
+disable_created_metrics()  # (no `_created` series: the counters' start is of no use here)
 P = ParamSpec("P")
 R = TypeVar("R")
 LOOPBACK = ("127.0.0.0/8", "::1/128")  # who may read /metrics unless told otherwise
