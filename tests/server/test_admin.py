@@ -223,3 +223,35 @@ def test_delete_and_prune_remove_a_games_rows_and_keep_the_rest(
     for srv in procs:
         assert srv.api(f"/api/games/{old}").status_code == 404
         assert srv.api(f"/api/games/{fresh}").status_code == 200
+
+
+def test_the_operators_changes_hold_on_sqlite_too(tmp_path: Any) -> None:
+    """The same operations on an SQLite file, the app serving it in this process: a
+    revoked token is refused and the new one acts (the digest stored anew: the game is
+    rebuilt from its rows without a 500), an ended game refuses moves, a ban refuses
+    requests; all within the watch's second."""
+    from fastapi.testclient import TestClient
+
+    from kamon.server.app import create_app
+
+    db = str(tmp_path / "kamon.db")
+    with TestClient(create_app(db, bot_workers=0, bot_delay=0, rate=0),
+                    client=("192.0.2.8", 40000)) as c:
+        made = c.post("/api/games", json={"game": "white-castle", "players": 2,
+                                          "seats": ["human", "human"]}).json()
+        gid, old = made["id"], token_of(made, 0)
+        assert c.get(f"/api/games/{gid}", params={"token": old}).status_code == 200
+        new = admin(db, "revoke", "--", gid, "1").strip().split("token=", 1)[1]
+        until(lambda: c.get(f"/api/games/{gid}", params={"token": old}).status_code == 403,
+              "the old token is refused")
+        assert c.get(f"/api/games/{gid}", params={"token": new}).json()["you"] == 0
+        live = c.app.state.live  # type: ignore[attr-defined]
+        live.service.cache.drop(gid)  # a cold rebuild checks the new digest
+        assert c.get(f"/api/games/{gid}").status_code == 200
+        admin(db, "end", "--", gid)
+        p = c.get(f"/api/games/{gid}", params={"token": new}).json()
+        until(lambda: c.post(f"/api/games/{gid}/moves", json={
+            "token": new, "version": p["version"], "action": 0}).status_code == 409,
+            "the end holds")
+        admin(db, "ban", "192.0.2.8")  # (this client's address)
+        until(lambda: c.get("/api/catalog").status_code == 403, "the ban holds")
