@@ -211,7 +211,7 @@ def test_reconstructed_cards_are_flagged_at_setup_and_on_the_board() -> None:
     s = new()
     put(s, "712", s.supply)
     text = rendered(s)
-    assert "712 Mission 712 (name missing from the rulebook text) †" in text
+    assert "712 Mission †" in text  # no printed name: its kind (no data note as a name)
     assert "† card text reconstructed or unknown" in text
 
 

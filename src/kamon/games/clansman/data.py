@@ -226,7 +226,9 @@ def _card(raw: dict[str, Any]) -> Card:
     ctype = raw.get("type")
     if ctype not in CARD_TYPES:
         raise DataError(f"{where}: unknown type {ctype!r}")
-    name = raw.get("name") or raw.get("display_name") or f"card {cid}"
+    # no printed name: the card's kind ("712 Mission"); the data's display_name says
+    # why the name is missing, which is a note for its readers, not a name
+    name = raw.get("name") or str(ctype).capitalize()
     century = raw.get("century")
     if century is not None and century not in CENTURIES:
         raise DataError(f"{where}: century must be 4-7 or null, got {century!r}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from kamon.games.clansman import actions as A
 from kamon.games.clansman.base import StateBase
-from kamon.games.clansman.data import GOODS, IRON, STATUE, WORKER, Card, Goods
+from kamon.games.clansman.data import GOODS, IRON, MIRROR, STATUE, WORKER, Card, Goods
+from kamon.games.clansman.scoring import has_temple
 
 _PLURAL = {"fish": "fish", "statue": "statues"}
 
@@ -203,11 +204,13 @@ class Explain(StateBase):
             q, cid = self.target_of(key)
             whose = ("the " if q < 0 else "your " if q == p
                      else f"{self.name(q)}'s ")
-            return f"use {whose}{cards[cid].label}: {use_text(cards[cid], good)}"
+            out = next((u.out for u in cards[cid].uses if u.key == good), ())
+            return (f"use {whose}{cards[cid].label}: {use_text(cards[cid], good)}"
+                    + self._statues_worth(p, out))
         if aid in A.HERO_OF:
             h = cards[A.HERO_OF[aid]]
             return (f"take the Hero card {h.label}: gain {goods_text(h.uses[0].out)} now "
-                    "(once per game)")
+                    "(once per game)" + self._statues_worth(p, h.uses[0].out))
         if aid in A.OBTAIN_OF:
             cid = A.OBTAIN_OF[aid]
             card = cards[cid]
@@ -217,7 +220,7 @@ class Explain(StateBase):
                 where = "your hand"
             else:
                 where = "the Supply"
-            return f"obtain the {card.label} from {where}: {self._cost_and_gain(cid)}"
+            return f"obtain the {card.label} from {where}: {self._cost_and_gain(cid, p)}"
         if aid == A.OBTAIN_F:
             return (f"gain 2 Tadokoro (option F): pay {goods_text(self.data.rules.f_cost)}, then take a "
                     "Supply card into your hand")
@@ -227,23 +230,113 @@ class Explain(StateBase):
             card = cards[self.pending]
             i = A.PAYMENT_OF[aid]
             if i < len(card.costs):
-                return f"pay {goods_text(card.costs[i])} for {card.label}"
+                return (f"pay {goods_text(card.costs[i])} for {card.label}"
+                        + self._statue_spent(p, card.costs[i]))
             return f"printed cost {i + 1} of {card.label} (it has {len(card.costs)})"
         if aid in A.PAYMENT_OF:
             return f"pay printed cost {A.PAYMENT_OF[aid] + 1}"
         if aid in A.HAND_OF:
             cid = A.HAND_OF[aid]
-            return (f"take the {cards[cid].label} from the Supply into your hand (later "
-                    f"{self._cost_and_gain(cid)})")
+            return (f"take the {cards[cid].label} from the Supply into your hand (to obtain "
+                    f"later: {_cost(cards[cid])}; it gives {_gives(cards[cid])})")
         return text
 
-    def _cost_and_gain(self, cid: str) -> str:
-        """'pay 2 workers + 1 soldier; gain 4 military VP + 1 mirror' for a card."""
+    def _cost_and_gain(self, cid: str, p: int | None) -> str:
+        """'pay 2 workers + 1 soldier; gain 4 military VP + 1 mirror (1 VP)' for a card p
+        would obtain now: with the iron Emperor Keitai adds, the VP Empress Jito adds at
+        the end, what a Mirror is worth to p, what a Statue paid costs p, and the Statues
+        a first temple makes score."""
         c = self.data.cards[cid]
-        what = _gives(c)
+        if p is None:
+            return f"pay {_cost(c)}; gain {_gives(c)}"
+        pl = self.players[p]
+        if c.type == "kofun":
+            n = pl.mirror
+            mirrors = (f"; your {n} Mirror{'s go' if n != 1 else ' goes'} under it "
+                       f"({n * c.mirror_vp_each} {c.vp_colour} VP)" if n else
+                       "; no Mirror goes under it (later ones never do)")
+            return (f"pay {_cost(c)}; gain {c.vp} {c.vp_colour} VP{mirrors}"
+                    + self._statue_cost_note(p, c))
         if c.type == "clan":
-            what = "a clan card for your row: " + what
-        return f"pay {_cost(c)}; gain {what}"
+            what = "a clan card for your row: " + uses_text(c)
+            temple = cid in self.data.rules.statue_vp_enablers and not has_temple(self, p)
+            if temple:
+                spent = min((dict(x).get(STATUE, 0) for x in c.costs), default=0)
+                kept = pl.statue - spent
+                worth = self.statue_vp(p, temple=True) - self.statue_vp(p)
+                if kept > 0 and worth:
+                    what += (f"; your {kept} Statue{'s' if kept != 1 else ''} then score "
+                             f"{worth} religion VP each ({kept * worth} VP)")
+            return f"pay {_cost(c)}; gain {what}" + self._statue_cost_note(p, c)
+        gains = [f"{c.vp} {c.vp_colour} VP"] if c.vp_colour else []
+        for g, k in c.items:
+            gains.append(goods_text(((g, k),)) + self._mirror_worth(p, g, k))
+        eff = self.century_effect()
+        if eff is not None and eff[0] == "bonus_on_obtain" and c.type == "mission" \
+                and c.vp_colour == eff[1]:
+            emperor = self.data.cards[self.emperors[self.century - 4]]
+            gains.append(f"{goods_text(eff[2])} from {emperor.name}")
+        for face in self.emperors:
+            e = self.data.cards[face].effect
+            if e is not None and e[0] == "vp_per_mission" and c.type == "mission" \
+                    and c.vp_colour == e[1]:
+                gains.append(f"{e[3]} {e[2]} VP at the game's end from "
+                             f"{self.data.cards[face].name}")
+        return (f"pay {_cost(c)}; gain {' + '.join(gains) or 'nothing'}"
+                + self._statue_cost_note(p, c))
+
+    def statue_vp(self, p: int, temple: bool | None = None) -> int:
+        """The VP one Statue held is worth to p now (1 with a temple; Prince Shotoku's at
+        the end), or with/without a temple (`temple`)."""
+        owns = has_temple(self, p) if temple is None else temple
+        worth = self.data.rules.vp_per_statue if owns else 0
+        if self.expert:
+            for face in self.emperors:
+                e = self.data.cards[face].effect
+                if e is not None and e[0] == "vp_per_statue" and (not e[3] or owns):
+                    worth += e[2]
+        return worth
+
+    def _statues_worth(self, p: int | None, goods: Goods) -> str:
+        """' (the Statue scores 1 VP while you keep it)' for Statues gained, or ''."""
+        n = dict(goods).get(STATUE, 0)
+        worth = self.statue_vp(p) if p is not None and n else 0
+        if not worth:
+            return ""
+        return (f" (the Statue{'s' if n > 1 else ''} score{'' if n > 1 else 's'} "
+                f"{n * worth} VP while you keep {'them' if n > 1 else 'it'})")
+
+    def _statue_spent(self, p: int | None, cost: Goods) -> str:
+        """' — the Statue paid takes its 1 VP with it' for a cost that spends scoring
+        Statues, or ''."""
+        n = dict(cost).get(STATUE, 0)
+        worth = self.statue_vp(p) if p is not None and n else 0
+        if not worth:
+            return ""
+        return (f" — the Statue{'s' if n > 1 else ''} paid take{'' if n > 1 else 's'} "
+                f"{n * worth} VP with {'them' if n > 1 else 'it'}")
+
+    def _statue_cost_note(self, p: int, c: Card) -> str:
+        """What paying the card's Statues costs p in VP (the cheapest way that pays a
+        Statue, when every way does; else which way does)."""
+        if not any(STATUE in dict(x) for x in c.costs):
+            return ""
+        if len(c.costs) == 1:
+            return self._statue_spent(p, c.costs[0])
+        note = self._statue_spent(p, next(x for x in c.costs if STATUE in dict(x)))
+        return f"{note} (if you pay it with a Statue)" if note else ""
+
+    def _mirror_worth(self, p: int, good: int, n: int) -> str:
+        """What Mirrors gained are worth to p: 1 VP each in the Beginner game; in the
+        Expert game 2 VP each under a Kofun obtained later, nothing once p has one."""
+        if good != MIRROR:
+            return ""
+        if not self.expert:
+            return f" ({n * self.data.rules.beginner_vp_per_mirror} VP)"
+        if self.players[p].kofun is not None:
+            return " (worth nothing: only Mirrors held when you obtain a Kofun go under it)"
+        each = max((self.data.cards[k].mirror_vp_each for k in self.kofun), default=0)
+        return f" (no VP now; {each} VP each if it goes under a Kofun you obtain later)"
 
     def card_text(self, cid: str) -> str:
         """A card's cost and what it gives, in words."""

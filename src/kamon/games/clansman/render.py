@@ -11,6 +11,7 @@ Cards whose text is reconstructed or unknown are marked †.
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any
 
@@ -324,7 +325,7 @@ def component_texts() -> dict[str, dict[str, str]]:
     for rc in raw["cards"]:
         cid = str(rc["id"])
         card = data.cards.get(cid)
-        name = str(rc.get("name") or rc.get("display_name") or f"card {cid}")
+        name = card.name if card is not None else str(rc.get("name") or f"card {cid}")
         kind = TYPE_TEXT.get(str(rc.get("type")), str(rc.get("type")))
         century = rc.get("century")
         head = f"{cid} {name} — {kind}" + (f", {ORDINAL.get(century, century)} Century"
@@ -332,7 +333,7 @@ def component_texts() -> dict[str, dict[str, str]]:
         parts = [head + "."]
         if card is not None and card.costs:
             parts.append("Cost: " + " or ".join(goods_text(c) for c in card.costs) + ".")
-        parts.append(str(rc.get("rule") or "").strip())
+        parts.append(player_words(str(rc.get("rule") or "").strip()))
         entry = {"text": "", "confidence": _confidence(rc, card), "name": name,
                  "type": str(rc.get("type")), "century": str(century or "")}
         if card is not None:
@@ -345,11 +346,8 @@ def component_texts() -> dict[str, dict[str, str]]:
             if card.type == "emperor":
                 entry["rule"] = emperor_rule_text(card)
             if card.weak:
-                entry["note"] = card.weak
-                parts.append(f"RECONSTRUCTED: {card.weak} (RULES_NOTES.md section 1).")
-        notes = (rc.get("source") or {}).get("notes")
-        if card is not None and card.weak and notes:
-            parts.append(str(notes))
+                entry["note"] = weak_words(card.weak)
+                parts.append(f"† {entry['note']}")
         entry["text"] = " ".join(p for p in parts if p)
         out[cid] = entry
     for tok in raw.get("tokens") or []:
@@ -358,6 +356,45 @@ def component_texts() -> dict[str, dict[str, str]]:
                     "confidence": str((tok.get("source") or {}).get("confidence") or "stated"),
                     "name": str(tok.get("name", tid)), "type": "token"}
     return out
+
+
+# The data's references to its notes (RULES_NOTES.md): for the data's readers, not players.
+_NOTES_REF = re.compile(r"\s*\((?:see )?RULES_NOTES[^)]*\)|;\s*see RULES_NOTES R\d+(?: for [^.]*)?"
+                        r"(?=[.)])|\s*See RULES_NOTES[^.]*\.")
+_FIELDS = {"id": "its number", "name": "its name", "type": "its kind", "century": "its century",
+           "function": "what it does", "function.vp": "its Victory Points",
+           "side": "its side (A or B)", "cost": "its cost"}
+
+
+def player_words(rule: str) -> str:
+    """A card's rule in the data's words without the references to the data's notes."""
+    return _NOTES_REF.sub("", rule)
+
+
+def weak_words(weak: str) -> str:
+    """What of a card the rulebook does not print legibly, in a player's words: 'Not all of
+    this card is legible in the rulebook: its name is unknown; its kind and its century
+    are worked out from the rulebook's context.' (`weak`: the data's 'name unknown;
+    type reconstructed-from-context' list)."""
+    unknown: list[str] = []
+    worked: list[str] = []
+    for part in weak.split(";"):
+        field, _, conf = part.strip().partition(" ")
+        what = _FIELDS.get(field, field)
+        (unknown if "unknown" in conf else worked).append(what)
+
+    def listed(items: list[str]) -> str:
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+    def verb(items: list[str]) -> str:
+        return "is" if len(items) == 1 and not items[0].endswith("Points") else "are"
+
+    said = []
+    if unknown:
+        said.append(f"{listed(unknown)} {verb(unknown)} unknown")
+    if worked:
+        said.append(f"{listed(worked)} {verb(worked)} worked out from the rulebook's context")
+    return "Not all of this card is legible in the rulebook: " + "; ".join(said) + "."
 
 
 def emperor_rule_text(card: Card) -> str:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from kamon.games.white_castle import actions as A
+from kamon.games.white_castle.base import StateBase
 from kamon.games.white_castle.data import COLOURS, RESOURCES, ROWS, WORKERS, Effect
 from kamon.games.white_castle.effects import effect_text
 from kamon.games.white_castle.names import LOC_NAMES, SPACE_NAMES, words
+from kamon.games.white_castle.outlook import Outlook
 from kamon.games.white_castle.placement import PlacementRules
-from kamon.games.white_castle.workers import CLIMB_PEARL
+from kamon.games.white_castle.workers import AUDIENCE_COINS, CLIMB_PEARL
 
 # What "done" declines, by the decision it answers (never the notation's word "done").
 _DONE = {"effects": "decline the rest of these effects",
@@ -23,7 +25,7 @@ def _effects(effects: tuple[Effect, ...]) -> str:
     return "; ".join(effect_text(e) for e in effects) or "nothing"
 
 
-class Explain(PlacementRules):
+class Explain(PlacementRules, Outlook):
     """decision_text, describe and why_illegal (for every front end)."""
 
     __slots__ = ()
@@ -86,41 +88,49 @@ class Explain(PlacementRules):
 
     def _describe(self, aid: int) -> str:
         """What an action id would do now, with the components' ids (worded by `words`):
-        the space, card or choice in the rulebook's names, what it costs and what it gives."""
+        the space, card or choice in the rulebook's names, what it costs (and which part
+        seals exchanged would pay) and what it gives — saying so when what it sets off
+        could not be paid or performed, or a gain would be lost at a store's limit."""
         text = A.TEXTS[aid]
         f = self.stack[-1] if self.stack else None
         p = f[1] if f else 0
         kind = f[0] if f else ""
         d = self.data
         if aid in A.EFFECT_OF and kind == "effects":
-            return effect_text(f[2][A.EFFECT_OF[aid]])  # type: ignore[index]
+            e = f[2][A.EFFECT_OF[aid]]  # type: ignore[index]
+            lost = self.lost_words(p, e[1]) if e[0] == "gain" else ""
+            return self.effect_words(self, p, e) + lost
         if aid in A.BLOCK_OF:
             r, i = A.BLOCK_OF[aid]
             return (f"{A.ROOMS[r]}, {A.BLOCK_NAMES[r][i]} block ({self.room_cards[r]}): "
-                    + _effects(d.card(self.room_cards[r]).blocks[i].effects))
+                    + self.effects_words(self, p, d.card(self.room_cards[r]).blocks[i].effects))
         if aid in A.CARD_BLOCK_OF:
             i = A.CARD_BLOCK_OF[aid]
             cid = self.clans[p].card
             if cid and i < len(d.card(cid).blocks):
                 return (f"your action card ({cid}), {('first', 'second', 'third')[i]} block: "
-                        + _effects(d.card(cid).blocks[i].effects))
+                        + self.effects_words(self, p, d.card(cid).blocks[i].effects))
             return f"the {('first', 'second', 'third')[i]} block of your action card"
         if aid in A.YARD_OF:
             y = A.YARD_OF[aid]
-            return (f"send a warrior to training yard {y + 1}: pay {d.yard_costs[y]} iron "
-                    f"(worth {d.yard_values[y]}), gain " + _effects(self.yard_effects[y]))
+            after = self.what_if(p, res=(1, d.yard_costs[y]))
+            return (f"send a warrior to training yard {y + 1} (worth {d.yard_values[y]}): "
+                    f"{self.pay_res_words(p, 1, d.yard_costs[y])}; it gives "
+                    + self.effects_words(after, p, self.yard_effects[y]))
         if aid in A.GARDEN_OF:
             slot = A.GARDEN_OF[aid]
             g = d.gardens[self.garden_cards[slot]]
             if kind == "garden_round":
                 return (f"activate your gardener in the {A.GARDEN_SLOTS[slot]} garden "
-                        f"({g.id}): " + _effects(g.effects))
-            return (f"send a gardener to the {A.GARDEN_SLOTS[slot]} garden ({g.id}): pay "
-                    f"{g.food} food, gain {_effects(g.effects)} ({g.cp} CP at the end)")
+                        f"({g.id}): " + self.effects_words(self, p, g.effects))
+            after = self.what_if(p, res=(0, g.food))
+            return (f"send a gardener to the {A.GARDEN_SLOTS[slot]} garden ({g.id}, "
+                    f"{g.cp} CP at the end): {self.pay_res_words(p, 0, g.food)}; it gives "
+                    f"{self.effects_words(after, p, g.effects)}")
         if aid in A.DAIMYO_OF:
             s = A.DAIMYO_OF[aid]
             return (f"slot {s + 1} of the Daimyo's favour ({self.daimyo_card}): "
-                    + _effects(d.daimyo[self.daimyo_card][s]))
+                    + self.effects_words(self, p, d.daimyo[self.daimyo_card][s]))
         if aid in A.PLACE_OF and self.held is not None:
             return self._describe_place(p, A.PLACE_OF[aid])
         if aid in A.TAKE_OF:
@@ -143,33 +153,30 @@ class Explain(PlacementRules):
                         + f"; Lantern reward {effect_text(icon)}")
             return f"starting pair {i + 1}"
         if aid == A.AUDIENCE:
-            return "audience: pay 2 coins, a courtier goes to the Gate"
+            return (f"audience: {self.pay_coins_words(p, AUDIENCE_COINS)}, a courtier goes to "
+                    "the Gate")
         if aid in A.CLIMB_OF:
-            src, dst = A.CLIMB_OF[aid]
-            pearl = CLIMB_PEARL[A.LOC_FLOOR[dst] - A.LOC_FLOOR[src]]
-            head = f"a courtier climbs from {LOC_NAMES[src]} to {LOC_NAMES[dst]}: pay {pearl} pearl, "
-            if dst == len(A.LOCS) - 1:
-                return head + "then a slot of the Daimyo's favour and the Lantern reward"
-            return head + f"take {self.room_cards[dst - 1]} as your action card"
+            return self._describe_climb(p, *A.CLIMB_OF[aid])
         if aid in A.WORKER_OF:
             w = WORKERS[A.WORKER_OF[aid]]
-            return {"courtier": "Courtier action: an audience and/or a climb in the castle",
-                    "gardener": "Gardener action: a gardener to a garden (pay food)",
-                    "warrior": "Warrior action: a warrior to a training yard (pay iron)"}[w]
+            words = {"courtier": "Courtier action: an audience and/or a climb in the castle",
+                     "gardener": "Gardener action: a gardener to a garden (pay food)",
+                     "warrior": "Warrior action: a warrior to a training yard (pay iron)"}[w]
+            return words + ("" if self.can_perform(self, p, w) else " — you cannot perform it")
         if aid in A.ROW_OF:
             c = A.ROW_OF[aid]
             return (f"perform your {COLOURS[c]} personal-domain row as a 6: "
-                    + self._row_gains(p, c))
+                    + self._row_gains(p, c, self))
         if aid in A.GAIN_OF:
-            return f"gain 1 {RESOURCES[A.GAIN_OF[aid]]}"
+            res = RESOURCES[A.GAIN_OF[aid]]
+            return f"gain 1 {res}" + self.lost_words(p, ((res, 1),))
         if aid == A.PAY:
             if kind == "checkpoint":
                 n = f[3]  # type: ignore[index]
                 return (f"pay {n} seal{'s' if n > 1 else ''} to pass the checkpoint of the "
                         "Passage of Time")
             if kind == "pay":
-                cost = " + ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in f[2])  # type: ignore[index]
-                return f"pay {cost} for {effect_text(f[3])}"  # type: ignore[index]
+                return self.effect_words(self, p, ("pay", f[2], f[3]))  # type: ignore[index]
             return "pay"
         if aid in A.RIVAL_ROOM_OF:
             r = A.RIVAL_ROOM_OF[aid]
@@ -188,10 +195,39 @@ class Explain(PlacementRules):
             return _DONE.get(kind, "decline / finish")
         return text
 
+    def _describe_climb(self, p: int, src: int, dst: int) -> str:
+        """A courtier's climb: the pearl it costs, then (rulebook, Social Climbing) the
+        room's card as the new action card with one of its light blocks, the old card going
+        face down to the Lantern Area — or, with the floor's deck empty, the light block
+        only, the action card kept; at the top the Lantern reward, then a free slot of the
+        Daimyo's favour if one is left."""
+        pearl = CLIMB_PEARL[A.LOC_FLOOR[dst] - A.LOC_FLOOR[src]]
+        head = (f"a courtier climbs from {LOC_NAMES[src]} to {LOC_NAMES[dst]}: "
+                f"{self.pay_res_words(p, 2, pearl)}, ")
+        after = self.what_if(p, res=(2, pearl))
+        if dst == len(A.LOCS) - 1:
+            free = [s for s in range(3) if self.daimyo_slots[s] is None]
+            if not free:
+                return head + ("then the Lantern reward; every slot of the Daimyo's favour "
+                               "is taken: the courtier stays in the room")
+            return head + "then the Lantern reward, then a free slot of the Daimyo's favour"
+        r = dst - 1
+        card = self.room_cards[r]
+        lights = "; or ".join(self.effects_words(after, p, blk.effects)
+                              for blk in self.data.card(card).blocks if blk.light)
+        deck = self.steward_deck if r < 3 else self.diplomat_deck
+        if not deck:
+            floor = "Steward" if r < 3 else "Diplomat"
+            return head + (f"the {floor} deck is empty: you keep your action card and "
+                           f"perform one light block of {card}: {lights}")
+        return head + (f"take {card} as your action card (yours goes face down to your "
+                       f"Lantern area), then one of its light blocks: {lights}")
+
     def _describe_place(self, p: int, s: int) -> str:
-        """What placing the held die on space s pays or gains, and the action it sets off."""
+        """What placing the held die on space s pays or gains, and the action it sets off
+        (what of it the clan could not pay or perform, whatever the order it chose)."""
         assert self.held is not None
-        b, v, _ = self.held
+        b, v, left = self.held
         cost = 6 - v if s == A.SP_DOMAIN else self.space_cost(s, v)
         where = (f"your personal domain ({COLOURS[b]} row)" if s == A.SP_DOMAIN
                  else SPACE_NAMES[s])
@@ -199,29 +235,42 @@ class Explain(PlacementRules):
         if cost is None:
             return head
         n = abs(cost)
-        coins = f"{n} coin{'s' if n != 1 else ''}"
-        head += f": pay {coins}" if cost > 0 else f": gain {coins}" if cost < 0 else ": free"
+        head += (": " + self.pay_coins_words(p, cost) if cost > 0
+                 else f": gain {n} coin{'s' if n != 1 else ''}" if cost < 0 else ": free")
+        # the clan as it will be when the space acts: paid (or paid), the Lantern reward in
+        gains = ([("coin", -cost)] if cost < 0 else []) + (self.lantern_gains(p) if left else [])
+        after = self.what_if(p, gains, coins=max(cost, 0))
         d = self.data
         if s < 5:
             card = d.card(self.room_cards[s])
-            gains = [f"{A.BLOCK_NAMES[s][i]} block ({_effects(card.blocks[i].effects)})"
-                     for i, col in enumerate(self.room_tiles[s]) if col == b]
-            return head + ((", then the " if len(gains) == 1 else ", then any of: the ")
-                           + ", the ".join(gains) if gains
+            mine = [i for i, col in enumerate(self.room_tiles[s]) if col == b]
+            said = []
+            for i in mine:
+                others = [e for j in mine if j != i for e in card.blocks[j].effects]
+                best = after.what_if(p, self.best_gains(p, others))  # type: ignore[attr-defined]
+                said.append(f"{A.BLOCK_NAMES[s][i]} block "
+                            f"({self.effects_words(best, p, card.blocks[i].effects)})")
+            return head + ((", then the " if len(said) == 1 else ", then any of: the ")
+                           + ", the ".join(said) if said
                            else f" (no {COLOURS[b]} block in this room)")
         if s < 7:
-            acts = " or ".join(f"a {WORKERS[w].capitalize()} action" for w in d.outside[s - 5])
+            acts = " or ".join(
+                f"a {WORKERS[w].capitalize()} action"
+                + ("" if self.can_perform(after, p, WORKERS[w]) else " (you cannot perform it)")
+                for w in d.outside[s - 5])
             return head + f", then {acts}"
         if s == A.SP_WELL:
             effects: list[Effect] = [("gain", (("seal", 1),))]
             for t in self.well_tiles:
                 effects.extend(d.die_tiles[t][1])
             return head + ", then " + _effects(tuple(effects))
-        return head + ", then " + self._row_gains(p, b)
+        return head + ", then " + self._row_gains(p, b, after)
 
-    def _row_gains(self, p: int, colour: int) -> str:
-        """What a personal-domain row gives when it fires: its uncovered rewards and the
-        action card's block for the row."""
+    def _row_gains(self, p: int, colour: int, s: StateBase) -> str:
+        """What a personal-domain row gives when it fires: its uncovered rewards, then
+        (rulebook, in that order) the action card's block for the row — saying so when,
+        the rewards gained (in `s`, the clan as it will be), p could not pay or perform
+        it."""
         c = self.clans[p]
         d = self.data
         uncovered = 5 - c.left[colour]
@@ -231,7 +280,8 @@ class Explain(PlacementRules):
         if c.card:
             for blk in d.card(c.card).blocks:
                 if ROWS[colour] in blk.rows:
-                    out += f"; action card block: {_effects(blk.effects)}"
+                    then = s.what_if(p, self.best_gains(p, effects))  # type: ignore[attr-defined]
+                    out += f"; then the action card block: {self.effects_words(then, p, blk.effects)}"
                     break
         return out
 

@@ -208,7 +208,7 @@ def _solo_setup(s: WhiteCastleState, data: WCData, rng: Rng, difficulty: str) ->
     s.log(f"solo game, {difficulty}: the Tokugawa rival starts with {cp} CP, "
                     f"{'first' if heron == 1 else 'second'} in turn order, at {passage} on the "
                     f"Passage of Time; Solitaire deck: {recon} of its 18 card faces are "
-                    "RECONSTRUCTED (not public text)")
+                    "kamon's reconstruction (the printed cards' text is not public)")
     s.log(f"blue draws {resources[0]} with {action_cards[0]}"
                     + (f" and {decree}" if decree else ""))
     if on_take:
