@@ -1,5 +1,5 @@
 """What every request passes before a route sees it: security headers, JSON-only writes,
-a body size limit, a per-client rate limit on writes, and a JSON reader that refuses
+a body size limit, a per-client rate limit on writes (limits.py), and a JSON reader that refuses
 what would make a route fail. A plain ASGI middleware: a few microseconds a request.
 """
 
@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 import math
-import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 import orjson
 
 from kamon.server.errors import ServiceError, http_refusal
+from kamon.server.limits import BURST, RATE, RateLimiter
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -25,9 +24,6 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 MAX_BODY = 256 * 1024  # bytes: a move is under 200, a new game under 1,000
 MAX_DEPTH = 32  # nesting of a JSON body: a request of the API needs 3
 MAX_INT = (1 << 63) - 1  # the largest number any field of the API takes
-RATE = 20.0  # writes per second a client (an address) may sustain ...
-BURST = 60.0  # ... after a burst of this many
-MAX_CLIENTS = 10_000  # addresses the rate limiter remembers (the least recent are forgotten)
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 # The pages load their scripts, styles and data from this server only; the boards set
@@ -102,48 +98,6 @@ def check_shape(data: Any) -> None:
                               f"{MAX_INT} either way)")
 
 
-class RateLimiter:
-    """A token bucket per client address: `rate` writes a second after a `burst`."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST,
-                 max_clients: int = MAX_CLIENTS) -> None:
-        """rate <= 0 turns the limit off."""
-        self.rate = rate
-        self.burst = max(burst, 1.0)
-        self.max_clients = max_clients
-        self.buckets: OrderedDict[str, list[float]] = OrderedDict()
-
-    def wait(self, client: str) -> float:
-        """0 if the client may write now (its write is counted); else the seconds until
-        it may."""
-        if self.rate <= 0:
-            return 0.0
-        now = time.monotonic()
-        bucket = self.buckets.get(client)
-        if bucket is None:
-            bucket = self.buckets[client] = [self.burst, now]
-            if len(self.buckets) > self.max_clients:
-                self.buckets.popitem(last=False)
-        else:
-            self.buckets.move_to_end(client)
-            bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
-            bucket[1] = now
-        if bucket[0] >= 1.0:
-            bucket[0] -= 1.0
-            return 0.0
-        return (1.0 - bucket[0]) / self.rate
-
-    def refusal(self, client: str) -> tuple[int, str] | None:
-        """None if the client may write now (counted); else the whole seconds to wait and
-        the refusal in words (a POST's 429 and a socket write's refusal say the same)."""
-        wait = self.wait(client)
-        if wait <= 0:
-            return None
-        retry = max(1, math.ceil(wait))
-        return retry, (f"too many writes from {client}: at most {self.rate:g} a second "
-                       f"(bursts of {self.burst:g}); retry in {retry} s")
-
-
 def _header(scope: Scope, name: bytes) -> bytes | None:
     """A request header's value (the first one), or None."""
     for k, v in scope.get("headers", ()):
@@ -201,7 +155,7 @@ class Guard:
                          f"application/json (this request's: {shown})"))
                 return
             client = (scope.get("client") or ("?", 0))[0]  # (a trusted proxy's client's)
-            refused = self.limiter.refusal(str(client))
+            refused = await self.limiter.check(str(client))
             if refused is not None:
                 await send_error(send_with_headers, ServiceError(429, refused[1],
                                                                  retry_after=refused[0]))
@@ -249,3 +203,6 @@ def _replay(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
+
+
+__all__ = ["BURST", "MAX_BODY", "RATE", "BadJSON", "Guard", "RateLimiter", "parse_json"]

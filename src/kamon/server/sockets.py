@@ -15,7 +15,8 @@ from starlette.websockets import WebSocket
 
 from kamon.server import faults
 from kamon.server.errors import ServiceError, failure, socket_refusal
-from kamon.server.guard import BadJSON, RateLimiter, Send, parse_json
+from kamon.server.guard import BadJSON, Send, parse_json
+from kamon.server.limits import RateLimiter
 from kamon.server.live import LiveGames
 from kamon.server.service import GAME_ID, is_int
 
@@ -124,7 +125,7 @@ class GameSocket:
         limit): None once stored, else its refusal."""
         version = request.get("version")
         try:
-            refused = self.limiter.refusal(client)
+            refused = await self.limiter.check(client)
             if refused is not None:
                 raise ServiceError(429, refused[1], retry_after=refused[0])
             body = {"token": token, "action": request.get("action"), "version": version}
