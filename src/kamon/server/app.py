@@ -27,7 +27,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from kamon.games import GAMES, get_game
 from kamon.server import admin, logs, metrics, open_games, rematch, replays
 from kamon.server.errors import ServiceError, failure, http_refusal
-from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, RateLimiter, parse_json
+from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, parse_json
+from kamon.server.limits import BOT_ONLY_GAMES, RateLimiter, SharedRateLimiter
 from kamon.server.live import LiveGames
 from kamon.server.service import GAME_ID, PluginKind
 from kamon.server.sockets import GameSocket
@@ -122,17 +123,20 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                burst: float | None = None,
                agents: Mapping[str, PluginKind] | None = None, docs: bool = True,
                metrics_from: Sequence[str] | None = None,
-               log_requests: bool = True) -> logs.RequestLog:
+               log_requests: bool = True,
+               bot_only_games: int = BOT_ONLY_GAMES) -> logs.RequestLog:
     """The web app over the database `db` (a path or URL): an ASGI app whose
     `.state.live` holds the live games. `rate` writes per second per client (0: no
     limit), after bursts of `burst` (default three seconds' worth). `agents`: plug-in
     seat kinds (`kamon serve --agent`, `service.plugin_kinds`). `docs`: serve /docs and
     /openapi.json; `metrics_from`: the networks /metrics answers (default this machine);
     `log_requests`: a log line per request (logs.py). The operator's bans and changes
-    hold from the outermost layer in (admin.Watch)."""
+    hold from the outermost layer in (admin.Watch). `bot_only_games`: the unfinished
+    games of bots only one client may have (0: none; -1: no limit)."""
     workers = min(2, os.cpu_count() or 1) if bot_workers is None else bot_workers
     live = LiveGames(db, workers, bot_delay)
     live.service.add_agents(agents or {})
+    live.service.bot_only_games = bot_only_games
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -144,7 +148,10 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                   openapi_url="/openapi.json" if docs else None,
                   description="Play The White Castle and I, Clansman in the browser.")
     app.state.live = live
-    limiter = RateLimiter(rate, burst if burst is not None else max(3 * rate, 10))
+    burst = burst if burst is not None else max(3 * rate, 10)
+    # One process on SQLite counts alone; processes sharing PostgreSQL count together.
+    limiter = RateLimiter(rate, burst) if live.store.dialect != "postgresql" else \
+        SharedRateLimiter(live.store, live.read, rate, burst)
     docs_html, docs_csp = _docs_page(app.openapi_url or "/openapi.json")
     catalog = json.dumps(live.service.catalog()).encode()
 
@@ -217,8 +224,9 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         """Create a game (with "public": true, its other human seats listed for anyone
         to take); the answer holds one invite link per human seat it gives out."""
         body = await _body(request)
+        client = request.client.host if request.client else None
         made = await live.writer.run(functools.partial(open_games.create, live.service,
-                                                       body), doing="create a game")
+                                                       body, client), doing="create a game")
         _links(request, {}, *made["seats"])
         made["spectator_url"] = str(request.base_url).rstrip("/") + made["spectator_link"]
         if any(s["kind"] == "bot" for s in made["seats"]):

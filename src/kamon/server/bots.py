@@ -27,10 +27,11 @@ from kamon.core.errors import KamonError
 from kamon.core.pool import tied_pool
 from kamon.games import get_game
 from kamon.server import faults, metrics
+from kamon.server.bot_queue import BotQueue
 from kamon.server.errors import ServiceError
 from kamon.server.notify import Claims
 from kamon.server.service import BOT_KINDS, GameService, Loaded
-from kamon.server.store import MAX_SEED
+from kamon.server.store import MAX_SEED, SeatRow
 
 # The most a search bot with an iteration budget (hard, mcts) thinks about one decision
 # on the server, wall clock: on a busy server it plays what it found by then. A level
@@ -104,6 +105,7 @@ class BotDriver:
         self.workers = workers
         self.delay = delay
         self.pool: Executor | None = None
+        self.queue = BotQueue(workers)  # who thinks next (a thread: one at a time)
         self.driving: set[str] = set()
         # plug-in decisions that failed (an illegal move, an error), by (game, version):
         # not asked again (nor logged again) until the game changes or the server restarts
@@ -175,12 +177,20 @@ class BotDriver:
                     return
                 if self.delay:
                     await asyncio.sleep(self.delay)
-                state_json = await self.read(_state_json, loaded)
-                try:
-                    aid = await loop.run_in_executor(
+
+                async def think(loaded: Loaded = loaded, bot: SeatRow = bot,
+                                spec: str | None = None if plugin is None else plugin.spec
+                                ) -> int:
+                    state_json = await self.read(_state_json, loaded)
+                    aid: int = await loop.run_in_executor(
                         self.executor(), bot_decision, state_json, loaded.row.game,
-                        bot.level, bot_seed(loaded, bot.seat),
-                        None if plugin is None else plugin.spec)
+                        bot.level or "", bot_seed(loaded, bot.seat), spec)
+                    return aid
+
+                try:  # (on its turn: humans' games first, clients in turn, bot_queue.py)
+                    aid = await self.queue.run(
+                        loaded.row.creator or "", any(s.kind == "human"
+                                                      for s in loaded.seats), think)
                 except BrokenProcessPool:
                     broken += 1
                     log.error("the bot workers died (game %s); starting new ones", game_id)

@@ -17,17 +17,18 @@ from kamon.server.service import SEED_POLICY, GameService
 MAX_LISTED = 50  # open games in the list (newest first)
 
 
-def create(service: GameService, body: Any) -> dict[str, Any]:
-    """Create a game (as service.create); with "public": true its human seats but the
-    creator's are left free for others to join from the list of open games."""
+def create(service: GameService, body: Any, client: str | None = None) -> dict[str, Any]:
+    """Create a game (as service.create, for `client`'s address); with "public": true
+    its human seats but the creator's are left free for others to join from the list of
+    open games."""
     if not isinstance(body, dict) or "public" not in body:
-        return service.create(body)
+        return service.create(body, client=client)
     public = body.get("public")
     if not isinstance(public, bool):
         raise ServiceError(400, "'public' must be true or false")
     rest = {k: v for k, v in body.items() if k != "public"}
     if not public:
-        return service.create(rest)
+        return service.create(rest, client=client)
     seats = rest.get("seats")
     humans = [i for i, k in enumerate(seats) if isinstance(k, str)
               and k.strip().lower() == "human"] if isinstance(seats, list) else []
@@ -49,7 +50,7 @@ def create(service: GameService, body: Any) -> dict[str, Any]:
                 "VALUES (?,?,?,?)"), [(game_id, s, tokens[s], now) for s in free])
         return insert
 
-    created = service.create(rest, extra=rows)
+    created = service.create(rest, extra=rows, client=client)
     mine = min(s["seat"] for s in created["seats"] if s["token"])
     for s in created["seats"]:
         if s["token"] and s["seat"] != mine:

@@ -87,7 +87,7 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
 
         try:
             store.create_game(new_id, row.game, row.players, seed, dict(row.options),
-                              seats, mode, extra=link)
+                              seats, mode, extra=link, creator=row.creator)
             existing, made = new_id, True
         except _Exists as exc:
             existing = exc.rematch_id

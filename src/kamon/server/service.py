@@ -24,6 +24,7 @@ from kamon.core.record import GameRecord
 from kamon.core.undo import may_undo
 from kamon.games import GAMES, get_game
 from kamon.server.errors import ServiceError
+from kamon.server.limits import BOT_ONLY_GAMES
 from kamon.server.names import player_name, seat_player
 from kamon.server.store import (
     ENDED,
@@ -267,6 +268,7 @@ class GameService:
         self.store = store
         self.cache = cache or GameCache()
         self.agents: dict[str, PluginKind] = dict(agents or {})
+        self.bot_only_games = BOT_ONLY_GAMES  # per client at once (0: none; -1: any)
 
     def add_agents(self, agents: Mapping[str, PluginKind]) -> None:
         """Offer more plug-in seat kinds (`kamon serve --agent`)."""
@@ -312,13 +314,16 @@ class GameService:
     # --- create --------------------------------------------------------------------
 
     def create(self, body: Any, operator: bool = False,
-               extra: Callable[[str, dict[int, str]], Callable[[Any], Any]] | None = None
-               ) -> dict[str, Any]:
+               extra: Callable[[str, dict[int, str]], Callable[[Any], Any]] | None = None,
+               client: str | None = None) -> dict[str, Any]:
         """Set up a new game from a request body; its id and one token per human seat
         (`name` in the body: the player's name on the creator's seat, the first human one).
         `operator`: an in-process caller (a test, a tool; never a request) may choose the
         seed of any game, which is then marked a practice game all the same. `extra(id,
-        tokens)` gives rows to store with the game, in its transaction (open_games.py)."""
+        tokens)` gives rows to store with the game, in its transaction (open_games.py).
+        `client`: the requesting address, the game's creator (its bots think on that
+        client's turn, bot_queue.py); a client has at most `bot_only_games` games of
+        bots only going at once (429 beyond)."""
         _require(isinstance(body, dict), "the request body must be a JSON object")
         name = body.get("game")
         _require(isinstance(name, str), "'game' must be a game name, e.g. 'white-castle'")
@@ -390,9 +395,11 @@ class GameService:
                                     name_given if len(tokens) == 1 else None))
             else:
                 rows.append(SeatRow(seat, "bot", kind, None))
+        if "human" not in kinds and client is not None and not operator:
+            self._bot_only_allowed(client)
         row = self.store.create_game(game_id, name, players, seed, options, rows, mode,
                                      None if extra is None else extra(game_id, tokens),
-                                     state.to_move)
+                                     state.to_move, creator=client)
         # The new game as a rebuild would make it (its sockets open next): set up from the
         # stored row, never changed (only names are read from `state` below).
         self._keep(Loaded(row, rows, 0, [], state, logged=[len(state.events)],
@@ -407,6 +414,18 @@ class GameService:
             "spectator_link": f"/play/{game_id}",
             "version": 0,
         }
+
+    def _bot_only_allowed(self, client: str) -> None:
+        """Refuse (429) a game of bots only from a client that has as many going as it
+        may (none at all with bot_only_games 0)."""
+        limit = self.bot_only_games
+        _require(limit != 0, "this server does not host games of bots only: seat at least "
+                             "one human (simulate bot games with `kamon simulate`)", 403)
+        if limit > 0:
+            going = self.store.bot_only_games(client)
+            _require(going < limit, f"you have {going} games of bots only going: at most "
+                                    f"{limit} at once on this server; watch one to its end "
+                                    "(or simulate them with `kamon simulate`)", 429)
 
     # --- load ----------------------------------------------------------------------
 

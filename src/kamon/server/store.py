@@ -24,6 +24,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -57,6 +58,9 @@ games_table = Table(
     Column("mode", String(8), nullable=False, server_default="casual"),
     Column("digest", String(64)),  # sha256 chain over setup, seats and action rows
     Column("to_move", Integer),  # the seat that must decide now (NULL: none, or unknown)
+    # the address of the client that created it (whose budget its bots think on; admin)
+    Column("creator", String(64)),
+    Index("ix_games_creator", "creator", "status"),
 )
 
 seats_table = Table(
@@ -120,6 +124,10 @@ ENDED = "ended"  # the status of a game the operator ended (kamon admin end): no
 MODES = ("practice", "casual", "rated")
 BUSY_TIMEOUT = 2.0  # seconds a write waits for a database another process has locked
 log = logging.getLogger("kamon.server")
+# PostgreSQL only: one row per client address, its write rate limit's state, shared by
+# every process (limits.SharedRateLimiter); UNLOGGED: it need not survive a crash.
+RATE_LIMITS_DDL = ("CREATE UNLOGGED TABLE IF NOT EXISTS rate_limits "
+                   "(client VARCHAR(64) PRIMARY KEY, tat DOUBLE PRECISION NOT NULL)")
 SCHEMA_LOCK = 0x6B616D6F6E  # the advisory lock held while the schema is made ("kamon")
 CHANNEL = "kamon"  # PostgreSQL's notification channel: "<game id> <version>"
 
@@ -156,6 +164,7 @@ class GameRow:
     updated_at: float
     mode: str = "casual"
     digest: str | None = None
+    creator: str | None = None  # the creating client's address
 
 
 @dataclass(frozen=True)
@@ -269,7 +278,7 @@ def _game_row(r: Any) -> GameRow:
     mode = r[9] if r[9] in MODES else "casual"
     return GameRow(gid, str(r[1]), _int(r[2], "player count", gid), seed, options,
                    _int(r[5], "version", gid), str(r[6]), float(r[7] or 0),
-                   float(r[8] or 0), mode, r[10])
+                   float(r[8] or 0), mode, r[10], r[11])
 
 
 def _action_row(r: Any, game_id: str) -> ActionRow:
@@ -278,7 +287,7 @@ def _action_row(r: Any, game_id: str) -> ActionRow:
 
 
 _GAME_COLUMNS = ("id, game, players, seed, options, version, status, created_at, "
-                 "updated_at, mode, digest")
+                 "updated_at, mode, digest, creator")
 _ACTION_COLUMNS = "idx, kind, seat, action_id, notation"
 # The versioned append: the game row moves on only from the version (and digest) the
 # action was checked against; on PostgreSQL the row, the action and the notification
@@ -353,8 +362,13 @@ class Store:
             adds.append("ALTER TABLE games ADD COLUMN digest VARCHAR(64)")
         if "to_move" not in have:
             adds.append("ALTER TABLE games ADD COLUMN to_move INTEGER")
+        if "creator" not in have:
+            adds.append("ALTER TABLE games ADD COLUMN creator VARCHAR(64)")
+            adds.append("CREATE INDEX ix_games_creator ON games (creator, status)")
         if "player_name" not in {c["name"] for c in inspect(conn).get_columns("seats")}:
             adds.append(f"ALTER TABLE seats ADD COLUMN player_name VARCHAR({NAME_MAX})")
+        if self.dialect == "postgresql":  # the write counts every process shares
+            adds.append(RATE_LIMITS_DDL)    # (limits.SharedRateLimiter)
         for sql in adds:
             conn.execute(text(sql))
 
@@ -415,7 +429,17 @@ class Store:
                 self._drop_conn()
             raise err from None
 
-    def query(self, sql: str, params: tuple[Any, ...], doing: str) -> list[Any]:
+    def execute(self, sql: str, params: Any, doing: str) -> int:
+        """Run one write statement on its own (committed at once); the rows it changed."""
+        with self._errors(doing):
+            cur = self._conn().cursor()
+            try:
+                cur.execute(self.sql(sql), params)
+                return int(cur.rowcount)
+            finally:
+                cur.close()
+
+    def query(self, sql: str, params: Any, doing: str) -> list[Any]:
         """Run one read and fetch its rows."""
         with self._errors(doing):
             cur = self._conn().cursor()
@@ -507,20 +531,21 @@ class Store:
 
     def create_game(self, game_id: str, game: str, players: int, seed: int,
                     options: dict[str, Any], seats: list[SeatRow], mode: str = "casual",
-                    extra: Callable[[Any], Any] | None = None, to_move: int | None = None
-                    ) -> GameRow:
+                    extra: Callable[[Any], Any] | None = None, to_move: int | None = None,
+                    creator: str | None = None) -> GameRow:
         """Store a new game at version 0 with its seats; its row as stored (the game()
         of it). `extra(cursor)` writes rows that belong with the game in the same
-        transaction (or refuses it)."""
+        transaction (or refuses it); `creator`: the creating client's address."""
         now = time.time()
         opts = json.loads(json.dumps(options))
         digest = setup_digest(game, players, seed, opts, mode, seats)
 
         def insert(cur: Any) -> None:
             cur.execute(self.sql(
-                f"INSERT INTO games ({_GAME_COLUMNS}, to_move) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"),
+                f"INSERT INTO games ({_GAME_COLUMNS}, to_move) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"),
                 (game_id, game, players, seed, json.dumps(opts), 0, "playing", now, now,
-                 mode, digest, to_move))
+                 mode, digest, creator, to_move))
             cur.executemany(self.sql(
                 "INSERT INTO seats (game_id, seat, kind, level, token_hash, player_name) "
                 "VALUES (?,?,?,?,?,?)"),
@@ -530,7 +555,21 @@ class Store:
 
         self.write(insert, f"create game {game_id}")
         return GameRow(game_id, game, players, seed, opts, 0, "playing", now, now,
-                       mode if mode in MODES else "casual", digest)
+                       mode if mode in MODES else "casual", digest, creator)
+
+    def bot_only_games(self, creator: str) -> int:
+        """How many unfinished games of bots only `creator` made (inside the creating
+        transaction: on PostgreSQL a lock on the creator holds other processes' creates
+        of that client until it commits, so two at once cannot both pass the count)."""
+        if self.dialect == "postgresql":
+            key = int.from_bytes(hashlib.sha256(f"creator {creator}".encode()).digest()[:8],
+                                 "big", signed=True)
+            self.query("SELECT pg_advisory_xact_lock(?)", (key,), "count a client's games")
+        rows = self.query(
+            "SELECT count(*) FROM games g WHERE g.creator = ? AND g.status = 'playing' AND "
+            "NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.kind = 'human')",
+            (creator,), "count a client's games")
+        return int(rows[0][0])
 
     def append(self, game_id: str, expected: tuple[int, str | None], kind: str,
                seat: int | None, action_id: int | None, notation: str | None, status: str,
