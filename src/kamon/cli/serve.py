@@ -21,6 +21,8 @@ from kamon.cli.app import (
 )
 from kamon.core.errors import KamonError
 from kamon.server.guard import MAX_BODY, RATE
+from kamon.server.limits import BOT_ONLY_GAMES, HEAD_SECONDS
+from kamon.server.process import exposed
 
 
 def trusted(values: list[str]) -> list[str]:
@@ -71,6 +73,13 @@ def serve(
     trusted_proxy: Annotated[list[str] | None, typer.Option(
         help="the address (or network) of a reverse proxy in front: its X-Forwarded-For "
              "names the client (repeat for several; none: the header is ignored)")] = None,
+    request_timeout: Annotated[float, typer.Option(
+        help="seconds a request's head, and then its body, may take to arrive (slow "
+             "clients are answered 408 and closed)")] = HEAD_SECONDS,
+    bot_only_games: Annotated[int, typer.Option(
+        help="games of bots only one client address may have going at once (0: refused "
+             "on this server; -1: no limit); their bots think after every human's game's "
+             "and on at most all but one of the bot workers")] = BOT_ONLY_GAMES,
     agent: Annotated[list[str] | None, typer.Option(
         "--agent", metavar="NAME=SPEC",
         help="a bot seat kind NAME that players may choose, played by a plug-in "
@@ -109,7 +118,7 @@ def serve(
             web = create_app(db, bot_workers=bot_workers, bot_delay=bot_delay,
                              max_body=max_body, rate=rate_limit, burst=rate_burst,
                              agents=kinds, docs=docs, metrics_from=metrics_from,
-                             log_requests=log_requests)
+                             log_requests=log_requests, bot_only_games=bot_only_games)
         except Exception as exc:  # an unreachable database, a bad URL, an unwritable file
             raise KamonError(f"cannot open the database {db!r}: {exc}") from None
         shown = db if "://" not in db else make_url(db).render_as_string(hide_password=True)
@@ -118,4 +127,11 @@ def serve(
             logging.getLogger("kamon.server").info(banner)
         else:
             console.print(Text.assemble(("kamon", "bold"), f" {banner}; Ctrl-C stops"))
-        run_server(web, host, port, proxies)
+        if exposed(host, proxies):
+            console.print(Text(
+                f"warning: kamon is open to the network on {host} with no proxy in front. "
+                "It cuts slow requests and caps each address's connections, but for "
+                "strangers on the internet put it behind the stock proxy (HAProxy or Caddy, "
+                "deploy/README.md: TLS for the seat links, per-source limits) and start it "
+                "with --trusted-proxy", style="bold yellow"))
+        run_server(web, host, port, proxies, request_timeout)
