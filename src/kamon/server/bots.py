@@ -233,10 +233,10 @@ class BotDriver:
         log.warning("%s", message)
 
     def executor(self) -> Executor:
-        """The bot pool, started on first use."""
+        """The bot pool, started on first use (seen through the metrics' timing)."""
         if self.pool is None:
-            self.pool = metrics.timed_pool(bot_pool(self.workers))
-        return self.pool
+            self.pool = bot_pool(self.workers)
+        return metrics.timed_pool(self.pool)
 
     def _reset_pool(self) -> None:
         """Drop a broken bot pool (the next decision starts a new one)."""
