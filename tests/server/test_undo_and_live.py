@@ -155,3 +155,25 @@ def test_a_socket_sees_bot_moves_as_they_happen(client: TestClient) -> None:
         assert versions == list(range(versions[0], versions[0] + len(versions)))
         rows = client.app.state.live.store.actions(g["id"])  # type: ignore[attr-defined]
         assert {row.seat for row in rows} == {0, 1}  # both seats moved; every move pushed
+
+
+def test_a_game_takes_at_most_max_undos_and_moves_on_after_them(
+        client: TestClient, monkeypatch: Any) -> None:
+    """A game's rows are bounded: past MAX_UNDOS undos (here 3) an undo is refused (409,
+    saying why) and stores nothing, while moves are still taken."""
+    import kamon.server.service as service
+
+    monkeypatch.setattr(service, "MAX_UNDOS", 3)
+    g = create(client, "white-castle", 2, ["human", "human"], seed=9)
+    tok = token_of(g, get(client, g["id"])["to_move"])
+    version = 0
+    for _ in range(3):
+        r = move(client, g["id"], tok, get(client, g["id"], tok)["legal"][0]["id"], version)
+        r = _undo(client, g["id"], tok, r.json()["version"])
+        assert r.status_code == 200, r.text
+        version = r.json()["version"]
+    r = move(client, g["id"], tok, get(client, g["id"], tok)["legal"][0]["id"], version)
+    assert r.status_code == 200
+    refused = _undo(client, g["id"], tok, r.json()["version"])
+    assert refused.status_code == 409 and "3 undos" in refused.json()["error"]
+    assert get(client, g["id"])["version"] == r.json()["version"]

@@ -56,6 +56,10 @@ BOT_KINDS = tuple(LEVELS) + tuple(a for a in AGENTS if a not in LEVELS)
 AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # what `kamon serve --agent NAME=` takes
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what a game id can be (any other is a 404)
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what a seat token can be (any other is a 403)
+# A game's rows are bounded: its moves by its rules (the longest seen: under 250), its
+# undos here (each adds two rows a rebuild reads: unbounded, one seat's undos stalled
+# every cold read of its game).
+MAX_UNDOS = 500
 LIVE_CACHE = 1000  # games in play kept rebuilt in memory (least recently used leave first)
 FINISHED_CACHE = 32  # finished games kept for their last readers
 CATCH_UP_MAX = 64  # moves stored elsewhere applied to a cached game (more: a rebuild)
@@ -577,6 +581,9 @@ class GameService:
         if retry:
             return loaded
         _require(loaded.moves != [], "there is no move to take back", 409)
+        undos = (loaded.version - len(loaded.moves)) // 2  # each took a row and a move back
+        _require(undos < MAX_UNDOS, f"this game has had {MAX_UNDOS} undos, the most a game "
+                                    "may have: play on", 409)
         _require(loaded.moves[-1].seat == seat, "the last move is not yours to take back",
                  409)
         _require(can_undo(loaded, seat),
