@@ -287,8 +287,14 @@ def _held(port: int, data: bytes, cap: float = 30.0) -> str:
 
 
 def attack_slow(tmp: Path) -> None:
-    """Slow heads, slow bodies, half-open heads, a long upgrade path."""
-    srv = server(tmp, "slow")
+    """Slow heads, slow bodies, half-open heads, a long upgrade path. The server starts
+    with the common default of 1,024 open files (a limit it may raise itself)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, hard), hard))
+    try:
+        srv = server(tmp, "slow")
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     try:
         head = _held(srv.port, b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
         body = _held(srv.port, b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: "
@@ -298,8 +304,6 @@ def attack_slow(tmp: Path) -> None:
                                    "\r\nConnection: Upgrade\r\nSec-WebSocket-Key: "
                                    "dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13"
                                    "\r\n\r\n").encode(), cap=10)
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
         held, failed, checks = [], 0, 0
         stop = threading.Event()
 
