@@ -85,6 +85,7 @@ def test_metrics_move_with_the_moves_and_the_bots_and_follow_the_sockets(
                  "kamon_writes_waiting", "kamon_cached_games", "process_open_fds"):
         assert (name, ()) in before, name
     assert ("kamon_store_errors_total", (("kind", "busy"),)) in before
+    assert ("kamon_bot_decisions_queued", (("game", "bots_only"),)) in before
     made = srv.api("/api/games", {"game": "white-castle", "players": 2,
                                   "seats": ["human", "random"]}).json()
     gid, token = made["id"], token_of(made, 0)

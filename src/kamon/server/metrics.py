@@ -68,7 +68,7 @@ HTTP = Counter("kamon_http_responses", "HTTP answers by status code", ["code"])
 HTTP_SECONDS = Histogram("kamon_http_request_seconds", "Time to answer an HTTP request",
                          buckets=HTTP_BUCKETS)
 BOTS_WAITING = Gauge("kamon_bot_decisions_waiting", "Bot decisions handed to the "
-                     "workers and not answered yet (the bots' queue)")
+                     "workers and not answered yet (thinking, or queued in the pool)")
 
 
 def store_error(err: Exception) -> None:
@@ -156,6 +156,14 @@ class LiveCollector(Collector):
                                 "thread", value=live.writer.jobs.qsize())
         yield GaugeMetricFamily("kamon_bot_games", "Games whose bots this process drives",
                                 value=len(live.bots.driving))
+        queue = getattr(live.bots, "queue", None)  # (bot_queue.BotQueue: who thinks next)
+        waiting = GaugeMetricFamily("kamon_bot_decisions_queued", "Bot decisions waiting "
+                                    "for their turn at the workers, by kind of game",
+                                    labels=["game"])
+        for label, part in zip(("with_human", "bots_only"), getattr(queue, "waiting", ()),
+                               strict=False):
+            waiting.add_metric([label], sum(len(q) for q in part.values()))
+        yield waiting
 
 
 def networks(values: Iterable[str]) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
