@@ -269,7 +269,7 @@ def test_clansman_on_a_phone_fills_the_width_with_readable_text_and_named_goods(
         page.wait_for_selector("#confirm-bar:not([hidden])")
         page.locator("#confirm-play").tap()
         wait_version_after(page, before)
-        assert page.inner_text("#error").strip() == ""
+        assert page.inner_text("#choice-error").strip() == ""
     assert tapped >= 3, f"only {tapped} pictures were tapped: the test proves little"
     assert production, "no Production decision was seen: the test proves little"
     shot(page, "clansman-phone-fit-full.png", full_page=True, top=True)

@@ -102,7 +102,7 @@ def _decisions_at_hand(page: Any, rng: random.Random, count: int, phone: bool) -
             buttons = page.locator("#actions button.action")
             buttons.nth(rng.randrange(buttons.count())).click()
         wait_version_after(page, before)
-        assert page.inner_text("#error").strip() == ""
+        assert page.inner_text("#choice-error").strip() == ""
     return scrolled
 
 

@@ -184,7 +184,7 @@ def test_undo_takes_back_a_decision(server: Server, new_page: Callable[..., Any]
         page.click("#undo")
         wait_version_after(page, before["version"] + 1)
         assert wait_my_turn(page) == "turn"
-        assert page.inner_text("#error").strip() == ""
+        assert page.inner_text("#choice-error").strip() == ""
         after = snapshot(page)
         assert after["version"] == before["version"] + 2   # the undo is a stored row
         del after["version"], before["version"]

@@ -96,7 +96,7 @@ def _tap_to_play(page: Any, rng: random.Random, confirm_button: bool) -> None:
     else:
         tap_board(page, target)
     wait_version_after(page, before)
-    assert page.inner_text("#error").strip() == ""
+    assert page.inner_text("#choice-error").strip() == ""
 
 
 @pytest.mark.timeout(240)

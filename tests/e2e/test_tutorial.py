@@ -27,48 +27,87 @@ from tests.e2e.conftest import (
 
 WEB = ROOT / "src" / "kamon" / "web"
 # Each game's guide (tutorial/<module>.js): its practice game and, step by step, the
-# step's id, the decision's words the engine gives, and the suggested move's notation.
+# step's id, words of the decision (as the engine gives it and the status line says it, in
+# the second person: "Your turn: Choose a starting pair"), the suggested move's notation.
 GUIDES: dict[str, dict[str, Any]] = {
     "white-castle": {
         "module": "white_castle",
         "setup": {"game": "white-castle", "players": 2, "seats": ["human", "easy"],
                   "seed": 1, "options": {}},
-        "steps": [("draft", "chooses a starting pair", "draft 1"),
-                  ("resource-1", "chooses a resource", "gain pearl"),
-                  ("resource-2", "chooses a resource", "gain pearl"),
-                  ("take", "takes a die", "take coral left"),
-                  ("place", "places the coral 3", "place steward1"),
-                  ("block", "chooses blocks for Steward room 1", "block steward1 bottom")],
+        "steps": [("draft", "a starting pair", "draft 1"),
+                  ("resource-1", "a resource", "gain pearl"),
+                  ("resource-2", "a resource", "gain pearl"),
+                  ("take", "a die from", "take coral left"),
+                  ("place", "the coral 3", "place steward1"),
+                  ("block", "blocks for Steward room 1", "block steward1 bottom")],
     },
     "clansman": {
         "module": "clansman",
         "setup": {"game": "clansman", "players": 4,
                   "seats": ["human", "easy", "easy", "easy"], "seed": 1, "options": {}},
-        "steps": [("marry", "chooses where the daughter marries", "marry 300 blue"),
-                  ("convert", "uses cards", "convert 300 blue soldier"),
-                  ("obtain", "uses cards", "obtain 404")],
+        "steps": [("marry", "where the daughter marries", "marry 300 blue"),
+                  ("convert", "cards (convert", "convert 300 blue soldier"),
+                  ("obtain", "cards (convert", "obtain 404")],
     },
 }
 
-SETTLED_JS = """() => {
-  // the bubble is placed: beside its target, in the window, over neither the target nor a
-  // docked bar (the phone's decision bar, the touch bar)
+# The bubble is placed and covers nothing it must not (issue 36): it lies in the window,
+# off the docked bars (the phone's decision bar, the touch bar); the suggested target is
+# in the window and uncovered, and so is the step's area (the board tile or area holding
+# the target: the room, the bridge, the Supply) when it fits beside the bubble; and no
+# other choice in the window — a board target, a button of the list or of the decision
+# bar — is under it. '' when all holds, else what does not (the wait's report).
+CLEAR_JS = """() => {
   const b = document.getElementById('tutorial');
-  const t = document.querySelector('#board .tut-pick');
-  if (!b || b.hidden || !t) return false;
-  const br = b.getBoundingClientRect(), tr = t.getBoundingClientRect();
-  const over = (a, c) => a.left < c.right && c.left < a.right && a.top < c.bottom && c.top < a.bottom;
-  if (over(br, tr)) return false;
-  if (tr.bottom <= 0 || tr.top >= innerHeight || br.top < 0 || br.bottom > innerHeight) return false;
+  if (!b || b.hidden) return 'no bubble';
+  const br = b.getBoundingClientRect();
+  // overlapping by more than a pixel (boxes that touch do not cover each other)
+  const over = (a, c) => a.left < c.right - 1 && c.left < a.right - 1 && a.top < c.bottom - 1
+    && c.top < a.bottom - 1;
+  const seen = r => r.width > 0 && r.bottom > 0 && r.top < innerHeight && r.right > 0
+    && r.left < innerWidth;
+  if (br.top < 0 || br.bottom > innerHeight + 0.5 || br.left < 0 || br.right > innerWidth + 0.5)
+    return `bubble out of the window ${JSON.stringify(br)}`;
+  let bottom = innerHeight;
   for (const id of ['decision-bar', 'confirm-bar']) {
     const bar = document.getElementById(id);
     if (bar && !bar.hidden && bar.getClientRects().length
-        && getComputedStyle(bar).visibility !== 'hidden'
-        && over(br, bar.getBoundingClientRect())) return false;
+        && getComputedStyle(bar).visibility !== 'hidden') {
+      const r = bar.getBoundingClientRect();
+      if (over(br, r)) return `bubble over #${id}`;
+      bottom = Math.min(bottom, r.top);
+    }
   }
-  const gap = Math.max(tr.top - br.bottom, br.top - tr.bottom, tr.left - br.right, br.left - tr.right);
-  return gap <= 40;
+  const top = document.getElementById('status').getBoundingClientRect().bottom;
+  const bad = [];
+  const t = document.querySelector('#board .tut-pick');
+  if (t) {
+    const tr = t.getBoundingClientRect();
+    if (!seen(tr)) return 'the target is not in the window';
+    if (over(br, tr)) bad.push('the target');
+    const area = t.closest('div.wc-tile, g.cm-area');
+    if (area) {
+      const ar = area.getBoundingClientRect();
+      if (ar.height <= bottom - top - br.height - 24 && over(br, ar)) bad.push('the area');
+    }
+  }
+  for (const e of document.querySelectorAll('#board .legal, #actions button.action, #dock-choices button')) {
+    if (e === t || !e.getClientRects().length) continue;
+    const r = e.getBoundingClientRect();
+    if (seen(r) && over(br, r)) {
+      bad.push(e.getAttribute('aria-label') || e.textContent.trim().slice(0, 40));
+    }
+  }
+  return bad.length ? `covers ${bad.join(' | ')}` : '';
 }"""
+
+
+def _bubble_clear(page: Any, what: str) -> None:
+    """Wait until the bubble covers nothing it must not (CLEAR_JS), or fail saying what."""
+    try:
+        page.wait_for_function(f"() => ({CLEAR_JS})() === ''", timeout=8000)
+    except Exception:
+        raise AssertionError(f"{what}: {page.evaluate(CLEAR_JS)}") from None
 
 
 def _start_from_lobby(page: Any, srv: Server, game: str) -> None:
@@ -99,15 +138,16 @@ def _play_suggestion(page: Any, target: Any, phone: bool) -> None:
 def test_the_guided_game_explains_each_first_decision_then_steps_aside(
         server: Server, new_page: Callable[..., Any], game: str, phone: bool) -> None:
     """From the lobby's button: a welcome, then one bubble per decision (its own words),
-    anchored beside the suggested target without covering it or the docked bars; the
-    suggestion is the engine's choice and clicking it plays it; then "on your own", which
-    "Got it" removes."""
+    covering neither the suggested target, the area it explains, another choice nor the
+    docked bars, at every step (CLEAR_JS); the suggestion is the engine's choice and
+    clicking it plays it; then "on your own", which "Got it" removes."""
     guide = GUIDES[game]
     page = new_page(f"tutorial-{game}", phone=phone)
     _start_from_lobby(page, server, game)
     bubble = page.locator("#tutorial")
     expect(bubble).to_have_attribute("data-step", "intro")
     expect(page.locator("#tutorial-skip")).to_be_visible()
+    _bubble_clear(page, "intro")
     page.click("#tutorial-next")
     texts: list[str] = []
     for n, (step, decision, notation) in enumerate(guide["steps"]):
@@ -122,8 +162,9 @@ def test_the_guided_game_explains_each_first_decision_then_steps_aside(
         listed = page.locator(f"#actions button.action[data-action-id='{action_id}']")
         assert listed.get_attribute("data-notation") == notation, step
         words = listed.inner_text().strip()
-        page.wait_for_function(SETTLED_JS, timeout=8000)
-        text = bubble.inner_text()
+        _bubble_clear(page, f"step {step}")
+        # (a phone shows the step's words in short, the suggestion's behind "More…")
+        text = " ".join((bubble.text_content() if phone else bubble.inner_text()).split())
         assert f"Step {n + 1} of {len(guide['steps'])}".lower() in text.lower(), text
         assert words.lower() in " ".join(text.split()).lower(), (words, text)
         assert text not in texts, "each decision has its own words"
@@ -137,6 +178,7 @@ def test_the_guided_game_explains_each_first_decision_then_steps_aside(
     expect(bubble).to_have_attribute("data-step", "alone")
     expect(bubble).to_be_visible()
     expect(bubble).to_contain_text("on your own")
+    _bubble_clear(page, "alone")
     assert page.locator("#tutorial-skip").is_hidden()
     assert page.locator("#board .tut-pick").count() == 0
     page.click("#tutorial-next")

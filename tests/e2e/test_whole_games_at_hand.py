@@ -247,7 +247,7 @@ def play_whole_game(server: Server, page: Any, url: str, rng: random.Random, pho
             assert any(re.search(pat, titles) for pat in seen.patterns), titles
         act(page, rng, seen, p["legal"], phone)
         wait_version_after(page, before)
-        assert page.inner_text("#error").strip() == "", page.inner_text("#error")
+        assert page.inner_text("#choice-error").strip() == "", page.inner_text("#choice-error")
         seen.decisions += 1
     return seen
 

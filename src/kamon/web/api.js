@@ -29,8 +29,11 @@ export async function api(path, body) {
 }
 
 const KEY = "kamon.games";
+const INVITES = "kamon.invites";
 
-/** The seats this browser holds: [{id, game, title, seat, name, token, created}]. */
+/** The seats this browser was given — the one its player created the game for, an invite
+ *  link it opened — [{id, game, title, seat, name, token, created}]; only these are "your
+ *  seat" and take this browser's name. */
 export function myGames() {
   try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { return []; }
 }
@@ -40,6 +43,29 @@ export function rememberGame(entry) {
   const list = myGames().filter(g => !(g.id === entry.id && g.seat === entry.seat));
   list.unshift({ ...entry, created: entry.created || Date.now() });
   localStorage.setItem(KEY, JSON.stringify(list.slice(0, 50)));
+}
+
+/** The invite links this browser made for other people (the lobby's "Game created"
+ *  list): [{id, seat, name, token}]. Opening one here does not make the seat this
+ *  browser's (no "your seat", no name). */
+export function heldInvites() {
+  try { return JSON.parse(localStorage.getItem(INVITES) || "[]"); } catch (e) { return []; }
+}
+
+/** Keep the invite links of a new game's other human seats (not this browser's seats). */
+export function holdInvites(entries) {
+  try {
+    const tokens = new Set(entries.map(e => e.token));
+    const list = heldInvites().filter(g => !tokens.has(g.token));
+    localStorage.setItem(INVITES, JSON.stringify([...entries, ...list].slice(0, 200)));
+  } catch (e) { /* storage off: the links are still shown */ }
+}
+
+/** The held invite link with this token (a seat this browser created for someone else),
+ *  unless this browser was given that seat too; null otherwise. */
+export function heldInvite(token) {
+  if (!token || myGames().some(g => g.token === token)) return null;
+  return heldInvites().find(g => g.token === token) || null;
 }
 
 /** Forget a remembered seat. */

@@ -2,15 +2,17 @@
 // around it the touch selection (interact.js), bringing the decision into view
 // (follow.js), the your-turn alert (alert.js) and the help panel (help.js).
 import { turnAlert, setupAlerts } from "./alert.js";
-import { api, ApiError, el, rememberGame } from "./api.js";
-import { rematchOffered, showEndgame } from "./endgame.js";
+import { api, ApiError, el, heldInvite, rememberGame } from "./api.js";
+import { gameStats, rematchOffered, showEndgame } from "./endgame.js";
 import { follow } from "./follow.js";
 import { setupHelp } from "./help.js";
 import { Chooser, choiceWords, isSkip, touching } from "./interact.js";
 import {
-  cap, namedByPlayer, namesDiffer, seatLabel as nameLabel, seatName, seatWho, storedName, withNames,
+  cap, decisionOf, keepName, namedByPlayer, namesDiffer, partyName as nameOfParty,
+  seatLabel as nameLabel, seatName, seatWho, storedName, withNames,
 } from "./names.js";
 import { markRecent, markRecentLog } from "./recent.js";
+import { logFilter } from "./stats.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const token = new URLSearchParams(location.search).get("token");
@@ -22,13 +24,22 @@ let data = { components: {} };  // words for every component (GET /api/data/<gam
 let busy = false;        // a move is on its way
 let socket = null;
 let retry = 500;
+let down = false;        // the connection is known to be down (the dot is red)
+let errorKind = null;    // what the message beside the choices is about ("connection": cleared on recovery)
 
 const $ = id => document.getElementById(id);
 const chooser = new Chooser(id => act(id));
 
-/** Show a refusal (or clear it). */
-function showError(message) {
-  $("error").textContent = message || "";
+/** Show a refusal beside the choices — the list's panel and the phone's decision bar —
+ *  where the player is looking (or clear it). `kind` "connection": the message goes once
+ *  the connection is back. */
+function showError(message, kind = null) {
+  for (const id of ["choice-error", "dock-error"]) {
+    const box = $(id);
+    if (box) box.textContent = message || "";
+  }
+  errorKind = message ? kind : null;
+  dockHeight();
 }
 
 /** Send a write (a move or an undo) at the version on screen and show the answer;
@@ -45,11 +56,21 @@ async function write(path, body) {
   const version = payload.version;
   const post = () => api(`/api/games/${gameId}/${path}`, { ...body, token, version });
   try {
-    const answer = await onSocket(path === "moves" ? "move" : "undo", body, version, post);
+    const answer = down ? await post()
+      : await onSocket(path === "moves" ? "move" : "undo", body, version, post);
     if (answer) show(answer);
   } catch (e) {
-    showError(e.message);
-    if (e instanceof ApiError && e.status === 409) await refresh();
+    if (e instanceof ApiError && e.status === 409) {
+      showError("The game moved on before your choice arrived (a move in another tab, window "
+        + "or by another player): here is the position now. Choose again.");
+      await refresh().catch(() => {});
+    } else if (e instanceof ApiError && e.status === 0) {
+      showError("The server cannot be reached: your choice was not played. The page "
+        + "reconnects by itself; choose again once the dot is green.", "connection");
+      lost();
+    } else {
+      showError(e.message);
+    }
   } finally {
     busy = false;
     document.body.classList.remove("busy");
@@ -112,11 +133,9 @@ function scoredParties() {
   return payload.scored || payload.seats.map((s, i) => ({ index: i, name: s.name, seat: i }));
 }
 
-/** The name of a scored party (a seat's player or colour, or "tokugawa" for the rival). */
+/** The name of a scored party (a seat's player or colour, or "Tokugawa" for the rival). */
 function partyName(index) {
-  const p = scoredParties()[index];
-  if (p && p.seat !== null && p.seat !== undefined) return seatName(payload, p.seat);
-  return p ? p.name : `player ${index + 1}`;
+  return nameOfParty(payload, index);
 }
 
 /** Column label of a scored party: a seat's label, or the rival's name and role. */
@@ -124,7 +143,7 @@ function partyLabel(index, compact = false) {
   const p = scoredParties()[index];
   if (p && p.seat === null) {
     return el("span", { class: "seat-label" }, el("span", { class: `seat-dot seat-${p.name}` }),
-      ` ${p.name} (${p.kind})`);
+      ` ${cap(p.name)} (${p.kind})`);
   }
   return seatLabel(index, compact);
 }
@@ -142,9 +161,9 @@ function showStatus() {
   }
   if (payload.to_move === payload.you) {
     st.classList.add("your-turn");
-    st.append(el("strong", { text: "Your turn: " }), withNames(payload, payload.decision));
+    st.append(el("strong", { text: "Your turn: " }), cap(decisionOf(payload, payload.you, true)));
   } else if (payload.to_move !== null) {
-    st.append(seatLabel(payload.to_move), ` is deciding: ${withNames(payload, payload.decision)}`);
+    st.append(seatLabel(payload.to_move), ` ${decisionOf(payload, payload.to_move)}`);
     if (payload.seats[payload.to_move].kind === "bot") st.classList.add("bot-turn");
   }
 }
@@ -189,8 +208,9 @@ function showDock(deciding) {
     return;
   }
   dockOpen = true;  // a new position: open again
+  // the status line at the top says what is decided; the bar only offers the choices
   $("dock-text").replaceChildren(el("strong", { text: "Your turn: " }),
-    withNames(payload, payload.decision || ""));
+    `${ordered.length} choice${ordered.length === 1 ? "" : "s"}`);
   $("dock-choices").replaceChildren(...ordered.map(a => el("li", {}, el("button", {
     type: "button", class: isSkip(a) ? "dock-choice skip" : "dock-choice",
     "data-action-id": a.id, title: `notation: ${a.notation}`, onclick: () => act(a.id),
@@ -233,8 +253,11 @@ function scoreHead(p) {
   const you = p.seat === payload.you;
   const words = namedByPlayer(payload, p.seat) ? s.player + (you ? " (you)" : "")
     : you ? "you" : s.kind === "bot" && s.level ? cap(s.level) : p.name;
+  // bots of one level would read alike ("Normal | Normal"): their colour under the level
+  const colour = s.kind === "bot" || namedByPlayer(payload, p.seat)
+    ? el("small", { class: "score-colour", text: p.name }) : null;
   return el("span", { class: "seat-label" }, el("span", { class: `seat-dot seat-${p.name}` }),
-    ` ${words}`);
+    el("span", { class: "score-name", text: ` ${words}` }), colour);
 }
 
 /** Scores: a running total, or the final breakdown as a table. */
@@ -276,11 +299,12 @@ function showLog() {
   const log = $("log");
   const lines = payload.log;
   log.classList.toggle("wide-numbers", lines.length >= 100);
-  const items = lines.map((line, i) => el("li", {},
+  const items = lines.map((line, i) => el("li", { "data-line": i },
     el("span", { class: "log-n", text: String(i + 1) }),
     el("span", { class: "log-t", text: withNames(payload, line) })));
   markRecentLog(items, payload);
   log.replaceChildren(...items);
+  if (payload.over && gameStats()) logFilter($("log-filter"), log, gameStats(), payload);
   log.scrollTop = log.scrollHeight;
 }
 
@@ -320,6 +344,7 @@ function showBoard() {
 function show(next, redraw = false) {
   const renamed = payload && next.version === payload.version && namesDiffer(payload, next);
   if (payload && !redraw && !renamed && next.version <= payload.version) return;
+  const ended = Boolean(payload && !payload.over && next.over);
   payload = next;
   // for tests and tools: the version on screen and whether the game is over
   document.body.dataset.version = String(payload.version);
@@ -339,8 +364,12 @@ function show(next, redraw = false) {
   showEndgame(payload, gameId, token);
   showExplain();
   showDock(deciding);
+  showNameForm();
   if (deciding) $("actions").closest(".side").scrollTop = 0;
   follow(deciding);
+  // the end of the game comes to the player: the result, the scores and the next steps
+  // are at the top of the page, under the status line
+  if (ended) window.scrollTo({ top: 0, behavior: "auto" });
   // for the guided first game (tutorial.js): the position just drawn
   document.dispatchEvent(new CustomEvent("kamon:shown", { detail: payload }));
 }
@@ -348,6 +377,7 @@ function show(next, redraw = false) {
 /** Whose turn it is, for the tab's title: "Red's turn", or "Game over". */
 function whoseTurn() {
   if (payload.over) return "Game over";
+  if (payload.to_move === payload.you && payload.you !== null) return "Your turn";
   if (payload.to_move === null || payload.to_move === undefined) return "Waiting";
   return `${cap(seatName(payload, payload.to_move))}'s turn`;
 }
@@ -364,8 +394,7 @@ function showExplain() {
     words = `Your decision: ${withNames(payload, payload.decision)}. Hover over or tap a`
       + " highlighted choice to see what it does.";
   } else if (payload.to_move !== null && payload.to_move !== undefined) {
-    words = `${seatName(payload, payload.to_move)} is deciding: `
-      + `${withNames(payload, payload.decision)}.`
+    words = `${seatName(payload, payload.to_move)} ${decisionOf(payload, payload.to_move)}.`
       + " Hover over or tap something on the board to see what it is.";
   } else {
     words = "Hover over or tap something on the board.";
@@ -373,25 +402,98 @@ function showExplain() {
   $("explain").textContent = words;
 }
 
+// The heartbeat: a ping every PING_MS on the open socket; no answer (a pong, or any
+// message) within PONG_MS means the connection is down, even if the socket still looks
+// open (a network that drops packets closes nothing): the dot turns red with
+// "reconnecting…", the socket is dropped and a new one tried every RETRY_MS (then less
+// often); once one opens the page reads the game again and clears what it said about the
+// connection. The server answers a ping with a pong (and, on PostgreSQL, re-reads the game).
+const PING_MS = 2000;
+const PONG_MS = 2000;
+const RETRY_MS = 1000;
+let pingSent = 0;        // when the unanswered ping was sent (0: none is waiting)
+let lastPing = 0;
+let downSince = 0;
+
+/** The dot and its words: live, or reconnecting. */
+function setConnection(live) {
+  const dot = $("connection");
+  dot.className = live ? "connection live" : "connection lost";
+  dot.textContent = live ? "●" : "● reconnecting…";
+  dot.title = live ? "live updates" : "the connection to the server is down: reconnecting";
+}
+
+/** The connection is down: say so, drop the socket, and try again soon. */
+function lost() {
+  if (!down) { down = true; downSince = performance.now(); }
+  setConnection(false);
+  const old = socket;
+  socket = null;
+  pingSent = 0;
+  if (old) {
+    old.onopen = old.onmessage = old.onclose = old.onerror = null;
+    try { old.close(); } catch (e) { /* already closed */ }
+    if (pending) pending.settle("post");
+    reconnectSoon();
+  }
+}
+
+let reconnectTimer = null;
+/** Open a new socket after a short wait (longer once it has been down a while). */
+function reconnectSoon(wait = null) {
+  if (reconnectTimer) return;
+  const long = performance.now() - downSince > 30000;
+  reconnectTimer = setTimeout(() => { reconnectTimer = null; connect(); },
+                              wait ?? (long ? Math.min(retry, 8000) : RETRY_MS));
+}
+
+/** Every quarter second: send the ping that is due, and notice a ping left unanswered. */
+function beat() {
+  const now = performance.now();
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  if (pingSent && now - pingSent > PONG_MS) { lost(); return; }
+  if (!pingSent && now - lastPing >= PING_MS) {
+    try { socket.send(JSON.stringify({ type: "ping" })); } catch (e) { lost(); return; }
+    pingSent = lastPing = now;
+  }
+}
+
+/** Back after being down: read the game again (a move may have been missed) and clear
+ *  what was said about the connection. */
+async function recovered() {
+  const was = down;
+  down = false;
+  setConnection(true);
+  if (errorKind === "connection") showError("");
+  if (was) { try { await refresh(); } catch (e) { /* the socket's state comes anyway */ } }
+}
+
 /** Live updates: the server sends the payload after every change; reconnect on loss. */
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = token ? `?token=${encodeURIComponent(token)}` : "";
-  socket = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws${q}`);
-  socket.onopen = () => { retry = 500; $("connection").className = "connection live"; };
-  socket.onmessage = ev => {
+  const ws = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws${q}`);
+  socket = ws;
+  ws.onopen = () => { retry = 500; pingSent = 0; lastPing = performance.now(); recovered(); };
+  ws.onmessage = ev => {
+    pingSent = 0;  // anything heard answers the ping
     const msg = JSON.parse(ev.data);
-    if (msg.type === "state") show(msg.payload);
-    else if (msg.type === "error") showError(msg.error);
+    if (msg.type === "state") {
+      // a gap (versions skipped) is fine: each state is whole; an older one is ignored
+      show(msg.payload);
+    } else if (msg.type === "error") showError(msg.error);
     else if (msg.type === "rematch") rematchOffered(msg.id);
     answerPending(msg);
   };
-  socket.onclose = ev => {
-    $("connection").className = "connection lost";
+  ws.onclose = ev => {
+    if (socket !== ws) return;
+    socket = null;
     if (pending) pending.settle("post");  // stored or not, the POST settles it
-    if (ev.code >= 4400 && ev.code < 4500) return;  // refused: a reconnect would be too
-    setTimeout(connect, retry);
+    if (ev.code >= 4400 && ev.code < 4500) { setConnection(false); return; }  // refused
+    if (!down) { down = true; downSince = performance.now(); }
+    setConnection(false);
     retry = Math.min(retry * 2, 8000);
+    reconnectSoon();
   };
 }
 
@@ -439,6 +541,7 @@ async function main() {
   document.addEventListener("mouseover", explainFrom);
   document.addEventListener("click", explainFrom);
   $("undo").addEventListener("click", undo);
+  $("name-form").addEventListener("submit", nameFromForm);
   $("dock-toggle").addEventListener("click", () => { dockOpen = !dockOpen; dockShape(); });
   new ResizeObserver(dockHeight).observe($("decision-bar"));
   setupAlerts();
@@ -452,20 +555,79 @@ async function main() {
   try { renderer = await import(`./games/${mod}.js`); } catch (e) { console.error(e); }
   try { data = await api(`/api/data/${payload.game}`); } catch (e) { /* words only */ }
   await styled;
-  if (token && payload.you !== null) {
+  // a seat this browser was given (its own, an invite link opened here) is remembered as
+  // its seat; the link of a seat it made for a friend is not (and takes no name from it)
+  heldForFriend = Boolean(token && heldInvite(token));
+  if (token && payload.you !== null && !heldForFriend) {
     rememberGame({ id: gameId, game: payload.game, title: payload.title, seat: payload.you,
                    name: payload.seats[payload.you].name, token });
   }
   show(payload, true);
   connect();
+  setInterval(beat, 250);
+  addEventListener("offline", lost);
+  addEventListener("online", () => { if (down && !socket) reconnectSoon(0); });
+  watchTabs();
   claimName();
+}
+
+let heldForFriend = false;  // this page is a seat's link this browser holds for a friend
+
+/** Whether this page plays a seat this browser was given (not a friend's link). */
+function ownSeat() {
+  return Boolean(token && payload && payload.you !== null && !heldForFriend);
+}
+
+/** Under the status line: a friend's link opened here is said to be theirs; a seat of
+ *  this browser without a name asks for one (an invite link opened by someone who never
+ *  saw the lobby). */
+function showNameForm() {
+  const form = $("name-form");
+  const note = $("friend-note");
+  if (!form || !note || !payload) return;
+  note.hidden = !(heldForFriend && payload.you !== null);
+  if (!note.hidden) {
+    note.textContent = `This is ${payload.seats[payload.you].name}'s invite link, which you `
+      + "made for a friend: send it to them. Opened here, the seat is not yours and takes "
+      + "no name from this browser.";
+  }
+  const s = payload.you !== null ? payload.seats[payload.you] : null;
+  form.hidden = !(ownSeat() && s && !s.player && !storedName() && !payload.over);
+}
+
+/** The name form: keep the name in this browser and give it to the seat. */
+async function nameFromForm(event) {
+  event.preventDefault();
+  const input = $("name-input");
+  const problem = keepName(input.value);
+  $("name-error").textContent = problem || (input.value.trim() ? "" : "type your name");
+  if (problem || !input.value.trim()) return;
+  await claimName();
+}
+
+/** Other tabs of this seat: a tab that opens says hello; the ones open answer. Each then
+ *  says that the seat is open twice (a choice in one shows in the other). */
+function watchTabs() {
+  if (!("BroadcastChannel" in window) || payload.you === null || !token) return;
+  const channel = new BroadcastChannel(`kamon-seat:${gameId}:${payload.you}`);
+  const note = () => {
+    const box = $("tab-note");
+    box.textContent = "This seat is also open in another tab or window: both show the same "
+      + "game, and a choice made in one shows in the other.";
+    box.hidden = false;
+  };
+  channel.onmessage = ev => {
+    if (ev.data === "hello") { channel.postMessage("here"); note(); }
+    if (ev.data === "here") note();
+  };
+  channel.postMessage("hello");
 }
 
 /** A seat taken without a name (through an invite link, or before its player typed one)
  *  takes the name this browser keeps, once; every page of the game then shows it. */
 async function claimName() {
   const name = storedName();
-  if (!token || !payload || payload.you === null || !name) return;
+  if (!ownSeat() || !name) return;
   if (payload.seats[payload.you].player) return;
   try {
     show(await api(`/api/games/${gameId}/name`, { token, name }));

@@ -1,16 +1,22 @@
-// The end of a game on the play page, in the "Game over" panel: the result (the winners
-// and every clan's score) and the next steps: Replay, Rematch (for a seat) and Back to the
-// lobby. A seat that asks for the rematch goes straight to its seat in it; every other
+// The end of a game on the play page, at the top of the page under the status line (on
+// every size: a phone's player sees it without scrolling when the game ends): the result
+// (the winners and every clan's score), the next steps — Replay, Rematch (for a seat) and
+// Back to the lobby — and the game's statistics (stats.js: the points through the game,
+// what each player did; the log gets a filter by player), read from the finished game's
+// replay, which the server computes from the record. A seat that asks for the rematch goes straight to its seat in it; every other
 // page of the finished game is told at once (the server tells every socket of the finished
 // game: {"type": "rematch", "id": ...}) and offers to accept it, which takes the player to
 // their seat in the new game. The seat's own token carries over to the rematch, so its
 // seat there is the new game with that token.
 import { api, el } from "./api.js";
-import { seatText, storedName } from "./names.js";
+import { cap, points, seatText, storedName } from "./names.js";
+import { logFilter, renderStats } from "./stats.js";
 
 let gameId = null;
 let token = null;
 let asked = false;  // the server was asked whether a rematch exists
+let stats = null;   // the finished game's statistics, once read
+let statsAsked = false;
 
 const $ = id => document.getElementById(id);
 
@@ -23,7 +29,8 @@ function playHref(id) {
 function panel() {
   let box = $("endgame");
   if (box) return box;
-  box = el("div", { class: "endgame", id: "endgame", hidden: true },
+  box = el("div", { class: "endgame panel", id: "endgame", hidden: true },
+    el("h2", { class: "endgame-title", text: "Game over" }),
     el("p", { id: "result", class: "result" }),
     el("ol", { id: "result-scores", class: "result-scores" }),
     el("div", { class: "next-steps", id: "next-steps" },
@@ -33,8 +40,12 @@ function panel() {
                      text: "Rematch", onclick: askRematch }),
       el("a", { id: "lobby-link", class: "lobby-link next-step", href: "/",
                 text: "Back to the lobby" })),
-    el("p", { id: "rematch-offer", class: "rematch-offer", hidden: true }));
-  const host = $("actions-panel");
+    el("p", { id: "rematch-offer", class: "rematch-offer", hidden: true }),
+    el("p", { id: "endgame-error", class: "error", role: "alert" }),
+    el("details", { class: "stats", id: "stats-panel", open: true },
+      el("summary", { text: "Statistics of the game" }),
+      el("div", { id: "stats", class: "stats-body" }, "The statistics are loading…")));
+  const host = $("endgame-top");
   (host || document.body).append(box);
   return box;
 }
@@ -57,7 +68,7 @@ export function rematchOffered(id) {
 async function askRematch() {
   const button = $("rematch-button");
   button.disabled = true;
-  const error = $("error");
+  const error = $("endgame-error");
   try {
     const name = storedName();  // this seat's name in the rematch (it keeps its own if none)
     const made = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`,
@@ -77,7 +88,7 @@ function parties(payload) {
 /** A scored party in words: "Alice (red, you)", "blue (human)", "Hard bot (blue)",
  *  "tokugawa (rival)". */
 function partyWords(payload, p) {
-  if (p.seat === null || p.seat === undefined) return `${p.name}${p.kind ? ` (${p.kind})` : ""}`;
+  if (p.seat === null || p.seat === undefined) return `${cap(p.name)}${p.kind ? ` (${p.kind})` : ""}`;
   return seatText(payload, p.seat);
 }
 
@@ -87,17 +98,18 @@ function showResult(payload) {
   const total = i => (payload.scores[i] || {}).total;
   const winners = payload.winners.map(i => all[i]).filter(Boolean);
   const names = winners.map(p => partyWords(payload, p)).join(" and ");
-  const points = winners.length ? total(winners[0].index) : null;
+  const best = winners.length ? total(winners[0].index) : null;
   const youWon = payload.you !== null && winners.some(p => p.seat === payload.you);
   $("result").textContent = !winners.length ? "The game is over."
     : `${youWon && winners.length === 1 ? "You win! " : ""}Winner${winners.length > 1 ? "s" : ""}: `
-      + `${names}${points !== null && points !== undefined ? ` with ${points} points` : ""}.`;
+      + `${names}${best !== null && best !== undefined ? ` with ${points(best)}` : ""}.`;
   const list = $("result-scores");
   list.replaceChildren(...[...all].sort((a, b) => (total(b.index) ?? 0) - (total(a.index) ?? 0))
     .map(p => el("li", { class: payload.winners.includes(p.index) ? "winner" : "",
                          "data-party": p.name },
       el("span", { class: `seat-dot seat-${p.name}` }), ` ${partyWords(payload, p)}: `,
-      el("strong", { text: `${total(p.index) ?? "–"}` }), " points")));
+      el("strong", { text: `${total(p.index) ?? "–"}` }),
+      ` point${total(p.index) === 1 ? "" : "s"}`)));
 }
 
 /** After every payload: at the end of the game, the result and the next steps, and the
@@ -107,8 +119,11 @@ export function showEndgame(payload, id, seatToken) {
   token = payload.you !== null ? seatToken : null;
   const box = panel();
   box.hidden = !payload.over;
+  const top = $("endgame-top");
+  if (top) top.hidden = !payload.over;
   if (!payload.over) return;
   showResult(payload);
+  showStats(payload);
   $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
   const button = $("rematch-button");
   if (!$("rematch-link")) button.hidden = token === null;
@@ -118,4 +133,32 @@ export function showEndgame(payload, id, seatToken) {
       if (r && r.rematch) rematchOffered(r.rematch.id);
     }).catch(() => { asked = false; });
   }
+}
+
+/** The statistics of the finished game, read once from its replay (the server computes
+ *  them from the record); shown under the next steps, and the log gets its filter. */
+function showStats(payload) {
+  const box = $("stats");
+  if (stats) {
+    if (!box.dataset.ready) renderStats(box, stats, payload);
+    logFilter($("log-filter"), $("log"), stats, payload);
+    return;
+  }
+  if (statsAsked) return;
+  statsAsked = true;
+  api(`/api/games/${encodeURIComponent(gameId)}/replay`).then(r => {
+    if (!r || !r.stats) { box.textContent = "No statistics for this game."; return; }
+    stats = r.stats;
+    renderStats(box, stats, payload);
+    logFilter($("log-filter"), $("log"), stats, payload);
+    document.body.dataset.stats = "ready";
+  }).catch(e => {
+    statsAsked = false;
+    box.textContent = `The statistics could not be read: ${e.message}`;
+  });
+}
+
+/** The statistics read so far (the log filter is drawn again with the log). */
+export function gameStats() {
+  return stats;
 }

@@ -1,6 +1,6 @@
 // The lobby: each game presented (picture, players, length, what it is about, its Help),
 // create a game, the games this browser holds seats in, join by link.
-import { api, el, forgetGame, myGames, rememberGame } from "./api.js";
+import { api, el, forgetGame, holdInvites, myGames, rememberGame } from "./api.js";
 import { legalSample, reconMarkInline } from "./marks.js";
 import { keepName, storedName } from "./names.js";
 import { rulesInShort } from "./help.js";
@@ -219,25 +219,51 @@ function setupName() {
   input.addEventListener("change", () => keep(true));
 }
 
-/** Create the game and remember its human seats; go straight to the seat when it is the
- *  only human one, else show the invite links. */
+/** Create the game. This browser is given one seat: the creator's (the first human one,
+ *  which carries the name typed here); it goes straight there when it is the only human
+ *  seat, else it shows "Go to my seat" and the other seats' invite links, which it keeps
+ *  as links held for friends (never as its own seats: opening one here names nothing). A
+ *  name the server would refuse stops the creation, said beside the name field. */
 async function create(event) {
   event.preventDefault();
   const err = $("create-error");
   err.textContent = "";
+  const typed = $("player-name");
+  if (typed && typed.value.trim()) {
+    const problem = keepName(typed.value);
+    if (problem) {
+      $("player-name-error").textContent = problem;
+      typed.setAttribute("aria-invalid", "true");
+      err.textContent = `Your name: ${problem}. Correct it (or clear it) to create the game.`;
+      typed.focus();
+      return;
+    }
+  }
   let created;
   try { created = await api("/api/games", formBody()); } catch (e) {
     err.textContent = e.message; return;
   }
-  const mine = created.seats.filter(s => s.token);
-  if (mine.length === 1 && !created.seats.some(s => s.open)) {
+  const given = created.seats.filter(s => s.token);
+  const entry = s => ({ id: created.id, game: created.game, title: created.title, seat: s.seat,
+                        name: s.name, token: s.token });
+  if (given.length === 1 && !created.seats.some(s => s.open)) {
     // only this player's seat is human (a solo game, or against bots): play it at once
-    const s = mine[0];
-    rememberGame({ id: created.id, game: created.game, title: created.title, seat: s.seat,
-                   name: s.name, token: s.token });
-    location.assign(s.link);
+    rememberGame(entry(given[0]));
+    location.assign(given[0].link);
     return;
   }
+  const mine = given[0] || null;
+  if (mine) rememberGame(entry(mine));
+  holdInvites(given.slice(1).map(entry));
+  const you = $("my-seat");
+  you.replaceChildren();
+  if (mine) {
+    const name = storedName();
+    you.append("You play ", el("span", { class: `seat-dot seat-${mine.name}` }),
+      ` ${name ? `${name} (${mine.name})` : mine.name} `,
+      el("a", { href: mine.link, id: "go-my-seat", class: "go-my-seat", text: "Go to my seat" }));
+  }
+  you.hidden = !mine;
   const list = $("invite-links");
   list.replaceChildren();
   for (const s of created.seats) {
@@ -246,15 +272,16 @@ async function create(event) {
         ` ${s.name}: free — anyone can take it from Open games`));
     }
     if (!s.token) continue;
-    rememberGame({ id: created.id, game: created.game, title: created.title, seat: s.seat,
-                   name: s.name, token: s.token });
     const url = s.url || s.link;
-    list.append(el("li", {}, el("span", { class: `seat-dot seat-${s.name}` }), ` ${s.name}: `,
+    const own = mine && s.seat === mine.seat;
+    list.append(el("li", { class: own ? "mine" : "friend", "data-seat": s.seat },
+      el("span", { class: `seat-dot seat-${s.name}` }),
+      own ? ` ${s.name} (you): ` : ` ${s.name} — send to a friend: `,
       el("a", { href: s.link, class: "invite", "data-seat": s.seat, text: url }), " ",
       el("button", { type: "button", onclick: () => navigator.clipboard?.writeText(url),
                      text: "copy" })));
   }
-  if (!created.seats.some(s => s.token)) {
+  if (!given.length) {
     rememberGame({ id: created.id, game: created.game, title: created.title, seat: null,
                    name: "spectator", token: null });
   }
@@ -262,6 +289,7 @@ async function create(event) {
   spec.href = created.spectator_link;
   spec.textContent = created.spectator_url || created.spectator_link;
   $("created").hidden = false;
+  $("created").scrollIntoView({ block: "nearest" });
   showMyGames();
 }
 

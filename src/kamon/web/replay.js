@@ -3,7 +3,8 @@
 // the play page gets it, with the log lines that step added and the whole timeline) and
 // drawn with the game's own board module; the scores and the log follow the step.
 import { api, el } from "./api.js";
-import { namedByPlayer, seatLabel, seatName, withNames } from "./names.js";
+import { cap, decisionOf, partyName as nameOfParty, seatLabel, withNames } from "./names.js";
+import { logFilter, renderStats } from "./stats.js";
 
 const MODULES = { "white-castle": "white_castle", "clansman": "clansman" };
 const parts = location.pathname.split("/").filter(Boolean);
@@ -15,6 +16,8 @@ let renderer = null;   // the board module of the game shown
 let shownGame = null;  // which game's module and words are loaded
 let data = { components: {} };
 let pending = null;    // the step asked for last (a newer click wins)
+let target = null;     // the step the controls are heading for (quick presses add up)
+let statsShown = null; // the replay whose statistics are drawn
 
 const $ = id => document.getElementById(id);
 
@@ -43,14 +46,22 @@ async function prepare(game) {
 /** Go to a step (the latest request wins if several are on their way). */
 async function go(step) {
   if (answer) step = Math.max(0, Math.min(answer.steps, step));
-  pending = step;
+  pending = target = step;
   showError("");
   let next;
   try { next = await fetchStep(step); } catch (e) { showError(e.message); return false; }
   if (pending !== step) return false;
   await prepare(next.game);
+  if (pending !== step) return false;
   show(next);
   return true;
+}
+
+/** A step relative to where the controls are heading (not only to the step on screen):
+ *  thirty quick presses of → go thirty steps on. */
+function by(delta) {
+  if (!answer) return;
+  go((target ?? answer.step) + delta);
 }
 
 /** Everyone with a score: the seats, and the solo rival. */
@@ -62,14 +73,12 @@ function parties(p) {
 function partyLabel(p, party) {
   if (party.seat !== null && party.seat !== undefined) return seatLabel(p, party.seat, true);
   return el("span", { class: "seat-label" }, el("span", { class: `seat-dot seat-${party.name}` }),
-    ` ${party.name} (${party.kind})`);
+    ` ${cap(party.name)} (${party.kind})`);
 }
 
 /** A party's name: its player's, a bot's level or its colour (names.js); the rival's. */
 function partyName(p, index) {
-  const party = parties(p)[index];
-  if (!party) return "";
-  return party.seat !== null && party.seat !== undefined ? seatName(p, party.seat) : party.name;
+  return nameOfParty(p, index);
 }
 
 /** The scores at this step: every category and the total, winners marked at the end. */
@@ -98,9 +107,10 @@ function showLog(a) {
   log.classList.toggle("wide-numbers", a.payload.log.length >= 100);
   log.replaceChildren(...a.payload.log.map((line, i) => el("li", {
     class: i >= from && i < to ? "current" : "", title: "go to the decision that wrote this",
-    onclick: () => go(stepOfLine(a, i)) },
+    "data-line": i, onclick: () => go(stepOfLine(a, i)) },
     el("span", { class: "log-n", text: String(i + 1) }),
-    el("span", { class: "log-t", text: line }))));
+    el("span", { class: "log-t", text: withNames(a.payload, line) }))));
+  if (a.stats) logFilter($("log-filter"), log, a.stats, a.payload);
   const first = log.querySelector("li.current");
   if (first) log.scrollTop = first.offsetTop - log.clientHeight / 3;
   else log.scrollTop = log.scrollHeight;
@@ -128,7 +138,8 @@ function showRounds(a) {
 function moveWords(a) {
   if (a.step === 0) return "The game as set up, before the first decision.";
   const m = a.moves[a.step - 1];
-  const who = m.name ? `${m.name}: ` : "";
+  const party = m.seat !== null && m.seat !== undefined ? nameOfParty(a.payload, m.seat) : null;
+  const who = party ? `${party}: ` : m.name ? `${m.name}: ` : "";
   return withNames(a.payload, `${who}${m.text || m.notation}`);
 }
 
@@ -144,8 +155,7 @@ function show(a) {
   st.className = "status" + (p.over ? " over" : "");
   st.textContent = p.over
     ? `Game over — ${p.winners.map(i => partyName(p, i)).join(" and ")} win${p.winners.length === 1 ? "s" : ""}.`
-    : p.to_move !== null ? `${namedByPlayer(p, p.to_move) ? seatName(p, p.to_move)
-      : p.seats[p.to_move].name} is deciding: ${withNames(p, p.decision)}`
+    : p.to_move !== null ? `${partyName(p, p.to_move)} ${decisionOf(p, p.to_move)}`
       : withNames(p, p.decision);
   $("replay-step").textContent = `Step ${a.step} of ${a.steps}`
     + (p.view && p.view.round !== undefined ? ` · round ${p.view.round}` : "");
@@ -167,7 +177,19 @@ function show(a) {
   }
   showScores(p);
   showLog(a);
+  showStats(a);
   $("replay-main").hidden = false;
+}
+
+/** The game's statistics (the whole game's, the same at every step), drawn once. */
+function showStats(a) {
+  const box = $("replay-stats");
+  if (!a.stats) { box.hidden = true; return; }
+  if (statsShown !== a.stats) {
+    statsShown = a.stats;
+    renderStats($("stats"), a.stats, a.payload);
+  }
+  box.hidden = false;
 }
 
 /** Read the chosen record file and open it at its setup. */
@@ -181,20 +203,23 @@ async function openUpload(event) {
   upload = { text };
   if (line !== "") upload.index = Number(line);
   answer = null;
+  target = null;
   if (!(await go(0))) { $("replay-main").hidden = true; $("replay-status").textContent = "No record open."; }
 }
 
 /** Start: a hosted game at its setup, or the upload form. */
 async function main() {
   $("replay-start").addEventListener("click", () => go(0));
-  $("replay-back").addEventListener("click", () => answer && go(answer.step - 1));
-  $("replay-forward").addEventListener("click", () => answer && go(answer.step + 1));
+  $("replay-back").addEventListener("click", () => by(-1));
+  $("replay-forward").addEventListener("click", () => by(1));
   $("replay-end").addEventListener("click", () => answer && go(answer.steps));
   $("replay-slider").addEventListener("change", e => go(Number(e.target.value)));
   $("round-select").addEventListener("change", e => { if (e.target.value !== "") go(Number(e.target.value)); });
   document.addEventListener("keydown", e => {
     if (!answer || e.target.closest?.("input, select, textarea")) return;
-    const to = { ArrowLeft: answer.step - 1, ArrowRight: answer.step + 1, Home: 0, End: answer.steps }[e.key];
+    const delta = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
+    if (delta !== undefined) { e.preventDefault(); by(delta); return; }
+    const to = { Home: 0, End: answer.steps }[e.key];
     if (to !== undefined) { e.preventDefault(); go(to); }
   });
   document.addEventListener("mouseover", e => {

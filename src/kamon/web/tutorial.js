@@ -8,15 +8,21 @@
 // legal notations); the step's suggestion is the legal action with its notation, found on
 // the board (#board .legal[data-action-id]), else in the list of choices or the phone's
 // decision bar. A bot that played differently only means a step is not shown.
-// The bubble is placed beside its target, inside the band between the sticky status line
-// and the bars docked at the bottom, and never over the target or those bars.
+// The bubble never covers what it explains — the suggested target and the step's area
+// (the room, the bridge, the Supply) — nor another choice the player can make (a board
+// target, a button of the list or of the phone's decision bar): it is placed by measuring
+// the free space. On a desktop it goes beside its target where it fits, else at the free
+// place nearest to it; on a phone it is docked above the decision bar (folded to its one
+// line while the step is explained) or under the status line, and the page is scrolled so
+// the target and its area are above it with no choice under it.
 import { api, el, rememberGame } from "./api.js";
 
 export const MODULES = { "white-castle": "white_castle", "clansman": "clansman" };
 const KEY = "kamon-tutorial:";   // localStorage: how far the guide of a game has gone
 const GAP = 12;                  // between the bubble and its target, in px
 const MARGIN = 8;                // between the bubble and the band's edges
-const COMPACT_W = 700;           // at most this wide: the bubble's words in short
+const COMPACT_W = 700;           // at most this wide: the bubble's words in short, docked
+const SCAN = 16;                 // the free-space search's grid, in px
 
 const $ = id => document.getElementById(id);
 
@@ -47,6 +53,9 @@ class Guide {
     this.aloneSince = null;               // the decision the "on your own" words stay for
     this.payload = null;
     this.target = null;                   // the element the bubble points at
+    this.areaOf = null;                   // the step's area finder (tutorial/<game>.js)
+    this.dock = "bottom";                 // a phone: docked above the bar, or at the top
+    this.folded = null;                   // the decision the phone's bar was folded for
     this.bubble = this.makeBubble();
     this.ring = el("div", { class: "tut-ring", id: "tutorial-ring", hidden: true,
                             "aria-hidden": "true" });
@@ -54,6 +63,13 @@ class Guide {
     this.timer = setInterval(() => this.place(), 250);
     for (const type of ["scroll", "resize"]) {
       addEventListener(type, () => this.place(), { passive: true });
+    }
+    // the player's own scrolling (the page's scrolls to the decision are not): a phone's
+    // bubble then stays where it is docked rather than bring the page back
+    this.userScroll = 0;
+    this.autoScroll = 0;
+    for (const type of ["wheel", "touchmove"]) {
+      addEventListener(type, () => { this.userScroll = performance.now(); }, { passive: true });
     }
   }
 
@@ -137,6 +153,7 @@ class Guide {
     const step = steps[index];
     const action = p.legal.find(a => a.notation === step.suggest) || null;
     this.shown = { index, version: p.version };
+    this.areaOf = step.area || null;
     if (this.hidden) { this.bubble.hidden = true; this.point(action); return; }
     this.say(`step-${step.id}`, step.title, step.text(p, action), "Got it", action,
              `Step ${index + 1} of ${steps.length}`, step.short);
@@ -164,14 +181,15 @@ class Guide {
         onclick: () => { this.expanded = true; this.expandedFor = b.dataset.step;
                          this.update(); } }));
     }
-    if (action) {
-      body.append(el("p", { class: "tut-suggest" }, el("strong", { text: "Suggestion: " }),
-        action.text || action.notation));
+    if (action) {  // (on a phone behind "More…": the ring and the bar's mark show it)
+      body.append(el("p", { class: "tut-suggest", hidden: compact && Boolean(short) },
+        el("strong", { text: "Suggestion: " }), action.text || action.notation));
     }
     $("tutorial-next").textContent = nextWords;
     $("tutorial-skip").hidden = key === "alone";
     b.hidden = false;
     this.point(action);
+    this.foldDock();
     const fresh = b.dataset.placedFor !== `${key}:${this.payload.version}`;
     b.dataset.placedFor = `${key}:${this.payload.version}`;
     if (fresh) this.bringIntoView();
@@ -256,25 +274,42 @@ class Guide {
              height: r.height };
   }
 
-  /** Scroll the target into the band with room for the bubble beside it, once per step
-   *  (after the page's own scroll to the decision has had its turn). */
+  /** Scroll the target and its area into the band with room for the bubble, once per
+   *  step (after the page's own scroll to the decision has had its turn); on a phone,
+   *  to where the docked bubble covers no choice (above the bar, else under the status
+   *  line). */
   bringIntoView() {
     const go = () => {
-      const r = this.targetBox();
-      if (!r || r.docked || this.bubble.hidden) return;
+      if (this.bubble.hidden) return;
+      if (innerWidth <= COMPACT_W) {
+        this.place();
+        const h = this.bubble.getBoundingClientRect().height;
+        for (const dock of ["bottom", "top"]) {
+          const to = this.phoneScroll(dock, h);
+          if (to !== null) {
+            this.dock = dock;
+            if (Math.abs(to - scrollY) > 1) window.scrollTo({ top: to, behavior: "auto" });
+            this.place();
+            return;
+          }
+        }
+        this.dock = "bottom";
+        this.place();
+        return;
+      }
+      const t = this.targetBox();
+      if (!t || t.docked) return;
+      const area = this.areaElement();
+      const a = area ? area.getBoundingClientRect() : t;
+      const r = { top: Math.min(t.top, a.top), bottom: Math.max(t.bottom, a.bottom) };
       const { bottom } = this.band();
       // the status line stays at the window's top once the page scrolls (it is sticky)
       const top = $("status").getBoundingClientRect().height;
-      const h = this.naturalHeight();
       const inBand = r.top >= top + MARGIN && r.bottom <= bottom - MARGIN;
-      const roomy = r.top - top >= h + GAP + MARGIN || bottom - r.bottom >= h + GAP + MARGIN;
-      if (inBand && roomy) return;
-      // the target and the bubble below it, together in the middle of the band if they
-      // fit there, else the target at the band's top (a bubble beside it is the last resort)
-      const need = r.height + GAP + h;
-      const spare = bottom - top - 2 * MARGIN - need;
-      const shift = spare >= 0 ? r.top - top - MARGIN - spare / 2
-        : inBand ? 0 : r.top - top - MARGIN;
+      if (inBand) return;
+      const h = r.bottom - r.top;
+      const spare = bottom - top - 2 * MARGIN - h;
+      const shift = spare >= 0 ? r.top - top - MARGIN - spare / 2 : t.top - top - MARGIN;
       if (!shift) return;
       window.scrollTo({ top: scrollY + shift, behavior: "auto" });
       this.place();
@@ -283,30 +318,81 @@ class Guide {
     setTimeout(go, 1200);
   }
 
-  /** Where a bubble of w x h that points at nothing covers none of the decision's
-   *  targets: the band's top, bottom, then its corners (else the top). */
-  freeSpot(w, h, top, bottom) {
-    const boxes = [...document.querySelectorAll("#board .legal")].filter(e => e.getClientRects().length)
-      .map(e => e.getBoundingClientRect());
-    const xs = [innerWidth / 2 - w / 2, MARGIN, innerWidth - w - MARGIN];
-    const ys = [top + MARGIN, bottom - MARGIN - h];
-    for (const y of ys) {
-      for (const x0 of xs) {
-        const x = Math.max(MARGIN, Math.min(innerWidth - w - MARGIN, x0));
-        const hit = boxes.some(r => r.left < x + w && r.right > x && r.top < y + h
-                                    && r.bottom > y);
-        if (!hit) return [x, y];
-      }
-    }
-    return [Math.max(MARGIN, innerWidth / 2 - w / 2), top + MARGIN];
+  /** On a phone, fold the decision bar to its line while a step is explained (once per
+   *  decision: the player may open it again); the suggestion is marked on the board. */
+  foldDock() {
+    if (innerWidth > COMPACT_W || !this.payload || this.bubble.dataset.step === "alone") return;
+    const toggle = $("dock-toggle");
+    const bar = $("decision-bar");
+    if (!toggle || !bar || bar.hidden || this.folded === this.payload.version) return;
+    this.folded = this.payload.version;
+    if (toggle.getAttribute("aria-expanded") === "true") toggle.click();
   }
 
-  /** The boxes of the decision's other targets on the board (not to be covered). */
-  otherTargets() {
-    return [...document.querySelectorAll("#board .legal")]
-      .filter(e => e !== this.target && !e.contains(this.target) && e.getClientRects().length)
-      .map(e => e.getBoundingClientRect())
-      .filter(o => o.bottom > 0 && o.top < innerHeight);
+  /** The explained area of the step: the step's own (tutorial/<game>.js), else the board
+   *  tile or area that holds the target (a room, a bridge, the Supply). */
+  areaElement() {
+    const t = this.target;
+    if (!t || !t.isConnected || !t.closest("#board")) return null;
+    const own = this.areaOf ? this.areaOf(t) : null;
+    return own || t.closest("div.wc-tile, g.cm-area") || null;
+  }
+
+  /** The boxes the bubble must leave clear (viewport coordinates): the target, the
+   *  step's area, and every other choice shown — board targets, the list's buttons, the
+   *  decision bar's buttons. */
+  keepClear() {
+    const boxes = [];
+    const area = this.areaElement();
+    if (area && area.getClientRects().length) boxes.push(area.getBoundingClientRect());
+    const t = this.targetBox();
+    if (t && !t.docked) boxes.push(t);
+    for (const e of document.querySelectorAll("#board .legal, #actions button.action, "
+                                               + "#dock-choices button")) {
+      if (e === this.target || !e.getClientRects().length) continue;
+      const r = e.getBoundingClientRect();
+      if (r.width && r.height) boxes.push(r);
+    }
+    return boxes;
+  }
+
+  /** How many of `boxes` a bubble at (x, y) of w x h would cover (by more than a pixel:
+   *  a box that only touches its edge is not covered). */
+  static covered(boxes, x, y, w, h) {
+    let n = 0;
+    for (const r of boxes) {
+      if (r.left < x + w - 1 && r.right > x + 1 && r.top < y + h - 1 && r.bottom > y + 1) n++;
+    }
+    return n;
+  }
+
+  /** The free place for a bubble of w x h in the band nearest to the point (cx, cy): the
+   *  sides of the target first, then a scan of the band; null when none is free. */
+  freeSpot(w, h, top, bottom, r, boxes) {
+    const clampX = v => Math.max(MARGIN, Math.min(innerWidth - w - MARGIN, v));
+    const fits = (x, y) => y >= top + MARGIN && y + h <= bottom - MARGIN
+      && !Guide.covered(boxes, x, y, w, h);
+    if (r) {
+      const cx = (r.left + r.right) / 2;
+      const midY = Math.max(top + MARGIN, Math.min(bottom - MARGIN - h, (r.top + r.bottom) / 2 - h / 2));
+      const sides = [["below", clampX(cx - w / 2), r.bottom + GAP],
+                     ["above", clampX(cx - w / 2), r.top - GAP - h],
+                     ["right", r.right + GAP, midY], ["left", r.left - GAP - w, midY]];
+      for (const [side, x, y] of sides) {
+        if (x >= MARGIN && x + w <= innerWidth - MARGIN && fits(x, y)) return [side, x, y];
+      }
+    }
+    const cx = r ? (r.left + r.right) / 2 : innerWidth / 2;
+    const cy = r ? (r.top + r.bottom) / 2 : top;
+    let best = null;
+    for (let y = top + MARGIN; y + h <= bottom - MARGIN; y += SCAN) {
+      for (let x = MARGIN; x + w <= innerWidth - MARGIN; x += SCAN) {
+        if (Guide.covered(boxes, x, y, w, h)) continue;
+        const d = Math.hypot(x + w / 2 - cx, y + h / 2 - cy);
+        if (!best || d < best[0]) best = [d, x, y];
+      }
+    }
+    return best ? ["none", best[1], best[2]] : null;
   }
 
   /** The bubble's height with all its words (no scrolling inside). */
@@ -319,13 +405,77 @@ class Guide {
     return h;
   }
 
-  /** The bubble's width: 400 px, or the window less its margins. */
+  /** The bubble's width: 400 px on a desktop, the window less its margins on a phone. */
   width() {
-    return Math.min(400, innerWidth - 2 * MARGIN);
+    return innerWidth <= COMPACT_W ? innerWidth - 2 * MARGIN : Math.min(400, innerWidth - 2 * MARGIN);
   }
 
-  /** Put the bubble beside its target (below, above, right or left: where it fits), or
-   *  at the band's top when it points at nothing; mark the target with a ring. */
+  /** A phone: the scroll position (nearest to the present one) at which the target and
+   *  the step's area lie in the band clear of the bubble docked at `dock` ("bottom": above
+   *  the decision bar; "top": under the status line) and no other choice is under the
+   *  bubble; null if there is none. */
+  phoneScroll(dock, h) {
+    const { top, bottom } = this.band();
+    const y0 = dock === "bottom" ? bottom - MARGIN - h : top + MARGIN;
+    const y1 = y0 + h;
+    const free = dock === "bottom" ? [top + MARGIN, y0 - GAP] : [y1 + GAP, bottom - MARGIN];
+    const t = this.targetBox();
+    const area = this.areaElement();
+    const must = [];
+    if (t && !t.docked) must.push(t);
+    if (area && area.getClientRects().length) {
+      const a = area.getBoundingClientRect();
+      if (a.height <= free[1] - free[0]) must.push(a);  // (an area taller than the band: its target)
+    }
+    const others = this.keepClear();
+    const max = document.documentElement.scrollHeight - innerHeight;
+    const options = [];
+    for (let to = 0; to <= max; to += 4) options.push(to);
+    options.push(max);
+    options.sort((a, c) => Math.abs(a - scrollY) - Math.abs(c - scrollY));
+    for (const to of options) {
+      const shift = to - scrollY;
+      const inBand = must.every(r => r.top - shift >= free[0] && r.bottom - shift <= free[1]);
+      if (!inBand) continue;
+      const hit = others.some(r => r.left < innerWidth - MARGIN - 1 && r.right > MARGIN + 1
+                               && r.top - shift < y1 - 1 && r.bottom - shift > y0 + 1);
+      if (!hit) return to;
+    }
+    return null;
+  }
+
+  /** A phone: when the page moved under the docked bubble by itself (the page's own scroll
+   *  to the decision came after the guide's), so that it covers the target, its area or a
+   *  choice, look again for the scroll that frees them (not after the player scrolled). */
+  refit(h) {
+    const now = performance.now();
+    if (now - this.userScroll < 2000 || now - this.autoScroll < 500) return;
+    const { top, bottom } = this.band();
+    const y = this.dock === "bottom" ? bottom - MARGIN - h : top + MARGIN;
+    const boxes = this.keepClear().filter(r => r.bottom > 0 && r.top < innerHeight);
+    if (!Guide.covered(boxes, MARGIN, y, innerWidth - 2 * MARGIN, h)) return;
+    this.autoScroll = now;
+    for (const dock of ["bottom", "top"]) {
+      const to = this.phoneScroll(dock, h);
+      if (to !== null) {
+        this.dock = dock;
+        if (Math.abs(to - scrollY) > 1) window.scrollTo({ top: to, behavior: "auto" });
+        this.bubble.dataset.fit = `${dock} ${to}`;
+        return;
+      }
+    }
+    this.bubble.dataset.fit = "none";
+  }
+
+  /** A phone: leave room under the board for a bubble docked over it (its height, in
+   *  --tut-h: the page can then bring anything above it). */
+  reserve(h) {
+    document.documentElement.style.setProperty("--tut-h", `${Math.ceil(h + 2 * MARGIN)}px`);
+  }
+
+  /** Put the bubble where it covers neither its target, its area nor another choice (on
+   *  a desktop beside the target or at the nearest free place; on a phone docked above
+   *  the bar or under the status line); mark the target with a ring. */
   place() {
     const b = this.bubble;
     if (this.phase === "off") return;
@@ -345,53 +495,45 @@ class Guide {
     } else {
       ring.hidden = true;
     }
-    if (b.hidden) return;
+    if (b.hidden) { this.reserve(0); return; }
     const { top, bottom } = this.band();
     const w = this.width();
     b.style.width = `${w}px`;
     b.style.maxHeight = "";
     let h = b.getBoundingClientRect().height;
     let x, y, side;
-    const centreX = r ? (r.left + r.right) / 2 : innerWidth / 2;
-    const clampX = v => Math.max(MARGIN, Math.min(innerWidth - w - MARGIN, v));
-    if (!r) {
-      side = "none";
-      [x, y] = this.freeSpot(w, h, top, bottom);
+    if (innerWidth <= COMPACT_W) {
+      this.reserve(h);
+      this.refit(h);
+      side = this.dock === "bottom" ? "docked-bottom" : "docked-top";
+      x = MARGIN;
+      const room = bottom - top - 2 * MARGIN;
+      if (h > room * 0.6) { h = Math.max(90, room * 0.6); b.style.maxHeight = `${h}px`; }
+      y = this.dock === "bottom" ? bottom - MARGIN - h : top + MARGIN;
     } else {
-      const below = bottom - r.bottom - GAP - MARGIN;
-      const above = r.top - top - GAP - MARGIN;
-      const right = innerWidth - r.right - GAP - MARGIN;
-      const left = r.left - GAP - MARGIN;
-      const midY = Math.max(top + MARGIN, Math.min(bottom - MARGIN - h, (r.top + r.bottom) / 2 - h / 2));
-      // the sides with room for all of it
-      const fits = [
-        !r.docked && below >= h && ["below", clampX(centreX - w / 2), r.bottom + GAP],
-        above >= h && ["above", clampX(centreX - w / 2), r.top - GAP - h],
-        !r.docked && right >= w && ["right", r.right + GAP, midY],
-        !r.docked && left >= w && ["left", r.left - GAP - w, midY],
-      ].filter(Boolean);
-      // where it hides the fewest of the decision's other choices (the first side on a tie)
-      const others = this.otherTargets();
-      const hidden = ([, cx, cy]) => others.filter(o => o.left < cx + w && o.right > cx
-                                                        && o.top < cy + h && o.bottom > cy).length;
-      const pick = fits.reduce((best, f) => (best && hidden(best) <= hidden(f) ? best : f), null);
-      if (pick) {
-        [side, x, y] = pick;
+      const boxes = this.keepClear();
+      const spot = this.freeSpot(w, h, top, bottom, r && !r.docked ? r : null, boxes);
+      if (spot) {
+        [side, x, y] = spot;
       } else {
-        // no side has room for all of it: the larger of above and below, scrolling inside
-        const room = Math.max(below, above, 90);
-        b.style.maxHeight = `${room}px`;
-        h = Math.min(h, room);
-        if (!r.docked && below >= above) { side = "below"; y = r.bottom + GAP; }
-        else { side = "above"; y = r.top - GAP - h; }
-        x = clampX(centreX - w / 2);
+        // nowhere free: the place under or over the target that covers the fewest choices
+        const cx = r ? (r.left + r.right) / 2 : innerWidth / 2;
+        x = Math.max(MARGIN, Math.min(innerWidth - w - MARGIN, cx - w / 2));
+        const below = r && !r.docked ? r.bottom + GAP : top + MARGIN;
+        const above = r ? r.top - GAP - h : top + MARGIN;
+        const room = Math.max(bottom - below - MARGIN, above - top - MARGIN, 90);
+        if (h > room) { h = room; b.style.maxHeight = `${room}px`; }
+        const tries = [["below", below], ["above", r ? r.top - GAP - h : top + MARGIN]];
+        [side, y] = tries.reduce((best, t) => (Guide.covered(boxes, x, t[1], w, h)
+          < Guide.covered(boxes, x, best[1], w, h) ? t : best));
+        y = Math.max(top + MARGIN, Math.min(bottom - MARGIN - h, y));
       }
     }
     b.style.left = `${Math.round(x)}px`;
     b.style.top = `${Math.round(y)}px`;
     b.dataset.side = side;
     const arrow = side === "left" || side === "right"
-      ? (r.top + r.bottom) / 2 - y : centreX - x;
+      ? (r.top + r.bottom) / 2 - y : (r ? (r.left + r.right) / 2 : innerWidth / 2) - x;
     b.style.setProperty("--arrow", `${Math.round(Math.max(14, Math.min(
       (side === "left" || side === "right" ? h : w) - 14, arrow)))}px`);
   }

@@ -112,8 +112,10 @@ export function drawCard(ctx, cid, opts = {}) {
   const [vpAmount, vpColour] = String(c.vp || "").split(" ");
   const band = type === "mission" && vpColour ? VP[vpColour].fill : (TYPE_BAND[type] || "#555");
   const bandInk = type === "mission" && vpColour ? VP[vpColour].ink : "#fff";
-  const explain = [opts.where, c.text, weak ? "(† reconstructed card data: not read from the "
-    + "rulebook as printed)" : "", opts.unofficial ? "UNOFFICIAL variant card (RULES_NOTES R32)." : "",
+  // (a reconstructed card's own text says what of it is not legible, after a †)
+  const explain = [opts.where, c.text, weak && !String(c.text || "").includes("†")
+    ? "(† not all of this card is legible in the rulebook)" : "",
+  opts.unofficial ? "Unofficial: a card the rulebook prints outside the box's contents." : "",
   opts.extra].filter(Boolean).join(" ");
   const g = el("g", { class: `cm-card cm-${type}`, "data-card": cid, "data-explain": explain });
   g.appendChild(el("rect", { class: "cm-card-bg", x: 0, y: 0, width: CARD_W, height: CARD_H,

@@ -25,12 +25,12 @@ export function statusBar(payload) {
     opts.expert ? `Expert · Emperor side ${opts.emperor_side || "A"}` : "Beginner game"));
   if (opts.variant === "small-table") {
     const t = html("span", "cm-tag cm-unofficial-tag", `UNOFFICIAL small-table variant (${n} players)`);
-    t.setAttribute("data-explain", "Not from the rulebook: a 2-3 player adaptation, untested for balance (RULES_NOTES R35).");
+    t.setAttribute("data-explain", "Not from the rulebook: kamon's adaptation of the game to 2 or 3 players, untested for balance.");
     line1.appendChild(t);
   }
   if (opts.emperor_variant) {
     const t = html("span", "cm-tag cm-unofficial-tag", `UNOFFICIAL Emperor ${opts.emperor_variant}`);
-    t.setAttribute("data-explain", "Emperor face(s) not in the Contents list put in their century's slot (RULES_NOTES R32).");
+    t.setAttribute("data-explain", "Not from the rulebook: Emperor cards the rulebook prints but leaves out of the box's contents, each put in its century's place.");
     line1.appendChild(t);
   }
   if (opts.data_overlay) line1.appendChild(html("span", "cm-tag cm-unofficial-tag", "card data overlay"));
