@@ -27,12 +27,21 @@ def tiny_mcts_greedy(seed: int) -> MCTSAgent:
     return MCTSAgent(seed, rollout="greedy", **TINY_MCTS)  # type: ignore[arg-type]
 
 
+def tiny_learned(seed: int) -> Agent:
+    """The learned level's search (the shipped network guiding it) at a test-sized budget."""
+    from kamon.learn.agents import guided_search
+
+    return guided_search(seed, 60)
+
+
 BUILDERS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
     "greedy1": lambda seed: GreedyAgent(seed, depth=1),
     "greedy": GreedyAgent,
     "mcts-random": tiny_mcts,
     "mcts-greedy": tiny_mcts_greedy,
+    "fast": lambda seed: make_agent("fast", seed),
+    "learned": tiny_learned,
 }
 
 
@@ -61,19 +70,21 @@ def with_hidden_parts_changed(state: WhiteCastleState, seed: int) -> WhiteCastle
 
 
 def test_every_registry_name_builds_an_agent() -> None:
-    """random, greedy, mcts and the four levels are known to make_agent."""
-    for name in ("random", "greedy", "mcts", "easy", "normal", "hard", "expert"):
+    """random, greedy, mcts and the six levels are known to make_agent."""
+    levels = ("easy", "normal", "fast", "hard", "learned", "expert")
+    for name in ("random", "greedy", "mcts", *levels):
         agent = make_agent(name, 1)
         assert isinstance(agent, Agent)
-    assert set(LEVELS) == {"easy", "normal", "hard", "expert"}
-    assert {"easy", "normal", "hard", "expert", "greedy", "mcts", "random"} <= set(AGENTS)
+    assert set(LEVELS) == set(levels)
+    assert {*levels, "greedy", "mcts", "random"} <= set(AGENTS)
     assert make_agent(" Hard ", 0).name == "hard"
 
 
 def test_unknown_agent_names_are_refused_with_the_known_ones() -> None:
     """A typo lists the names that exist."""
     with pytest.raises(KamonError,
-                       match="known agents: random, greedy, mcts, easy, normal, hard, expert"):
+                       match="known agents: random, greedy, mcts, easy, normal, fast, hard, "
+                             "learned, expert"):
         make_agent("grandmaster", 0)
 
 
@@ -102,7 +113,8 @@ def test_the_same_seed_gives_the_same_choices(kind: str) -> None:
         assert a.act(state) == b.act(state)
 
 
-@pytest.mark.parametrize("kind", ["greedy1", "greedy", "mcts-random", "mcts-greedy"])
+@pytest.mark.parametrize("kind", ["greedy1", "greedy", "mcts-random", "mcts-greedy", "fast",
+                                  "learned"])
 def test_a_choice_does_not_depend_on_the_hidden_deck_order_or_dice(kind: str) -> None:
     """Same public view, different hidden deck order and RNG: the same action."""
     checked = 0

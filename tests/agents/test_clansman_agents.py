@@ -23,13 +23,20 @@ def midgame(seed: int, steps: int, **options: object) -> ClansmanState:
 
 
 def build(kind: str, seed: int) -> Agent:
-    """greedy, or an MCTS agent with a test-sized budget."""
+    """greedy, the fast level, the learned level's search or an MCTS agent with a
+    test-sized budget."""
     if kind == "greedy":
         return GreedyAgent(seed)
+    if kind == "fast":
+        return make_agent("fast", seed)
+    if kind == "learned":
+        from kamon.learn.agents import guided_search
+
+        return guided_search(seed, 60)
     return MCTSAgent(seed, iterations=30)
 
 
-@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+@pytest.mark.parametrize("kind", ["greedy", "mcts", "fast", "learned"])
 def test_agents_only_return_legal_actions(kind: str) -> None:
     """At every decision of a game (half of them taken by the agent) the choice is legal."""
     state = GAME.new_game(4, 3)
@@ -45,7 +52,7 @@ def test_agents_only_return_legal_actions(kind: str) -> None:
         step += 1
 
 
-@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+@pytest.mark.parametrize("kind", ["greedy", "mcts", "fast", "learned"])
 def test_a_choice_does_not_depend_on_the_piles_order_or_the_rng(kind: str) -> None:
     """Same public view, other century-pile order and RNG: the same action."""
     checked = 0

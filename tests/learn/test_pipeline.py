@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -99,9 +100,11 @@ def test_a_tiny_training_run_end_to_end_and_its_agents_play(tmp_path: Path) -> N
         assert (out / f).exists(), f
     net = load_net(out / "net_latest.npz")
     state = get_game("white-castle").new_game(2, 4)
-    bots = [PolicyAgent(1, net), guided_search(2, 30, net)]
+    bots: list[Any] = [PolicyAgent(1, net), guided_search(2, 30, net)]
     for _ in range(30):
-        action = bots[state.to_move].act(state)
+        mover = state.to_move
+        assert mover is not None
+        action = bots[mover].act(state)
         assert action in state.legal_actions()
         state.apply(action)
 
@@ -128,3 +131,22 @@ def test_a_run_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert (out / "net_001.npz").stat().st_mtime_ns == first and len(run.rounds) == 1
     with pytest.raises(KamonError, match="white-castle run"):
         Run(out, RunSettings("clansman"))
+
+
+def test_self_play_on_ray_writes_the_samples_a_local_run_writes(tmp_path: Path) -> None:
+    """`kamon train --backend ray` (a real local Ray, 2 CPUs): the same games, sample for
+    sample, as in this process."""
+    pytest.importorskip("ray")
+    args = ["--rounds", "1", "--games", "1", "--bootstrap", "2", "--iterations", "20",
+            "--epochs", "1", "--check-games", "0", "-q"]
+    runner = CliRunner()
+    res = runner.invoke(app, ["train", "white-castle", "--out", str(tmp_path / "ray"),
+                              "--backend", "ray", "--jobs", "2", *args])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["train", "white-castle", "--out", str(tmp_path / "here"), *args])
+    assert res.exit_code == 0, res.output
+    files = sorted((tmp_path / "ray").glob("round_*/*.npz"))
+    assert len(files) == 3
+    for f in files:
+        with np.load(f) as a, np.load(tmp_path / "here" / f.parent.name / f.name) as b:
+            assert all(np.array_equal(a[k], b[k]) for k in a.files if k != "cpu")

@@ -37,6 +37,7 @@ def record_with_a_blunder(game: str, players: int, seed: int, after: int = 20
     n = 0
     while not probe.is_over():
         p = probe.to_move
+        assert p is not None
         a = bots[p].act(probe)
         if p == 0 and n > after and n % 5 == 0:
             cands = hooks_for(probe).candidates(probe)
@@ -55,7 +56,9 @@ def record_with_a_blunder(game: str, players: int, seed: int, after: int = 20
     for i in range(n):
         if state.is_over():
             break
-        a = bots[state.to_move].act(state)
+        mover = state.to_move
+        assert mover is not None
+        a = bots[mover].act(state)
         if i == where:
             a = next(x for x in state.legal_actions() if x.id == worst_id)
         state.apply(a)
@@ -89,8 +92,11 @@ def test_the_review_reads_only_the_seats_view() -> None:
     state = g.new_game(2, 5)
     bots = [make_agent("greedy", q) for q in range(2)]
     for _ in range(14):
-        state.apply(bots[state.to_move].act(state))
+        mover = state.to_move
+        assert mover is not None
+        state.apply(bots[mover].act(state))
     seat = state.to_move
+    assert seat is not None
     other = state.determinize(seat, Rng(99))  # the same view, other hidden parts
     assert other.view(seat) == state.view(seat)
     chosen = bots[seat].act(state).id

@@ -6,7 +6,8 @@ whole simulated game is reproducible from its game seed alone.
 
 Agents: `random`; `greedy` (a short lookahead judged by the game's evaluation);
 `mcts` (Information-Set MCTS, any game). Levels name an agent and its budget:
-`easy`, `normal`, `hard`, `expert` (see LEVELS). easy, normal and hard search with an
+`easy`, `normal`, `fast`, `hard`, `learned`, `expert` (see LEVELS); `fast` and `learned`
+play with the trained network of kamon.learn (docs/training.md). easy, normal and hard search with an
 iteration budget, so they play the same moves for the same seed on any machine;
 `expert` thinks for EXPERT_SECONDS of wall-clock time a decision instead (the most it
 can in that time: stronger on a faster machine, and not reproducible from the seed).
@@ -74,6 +75,23 @@ def _hard(seed: int) -> Agent:
                             stop_early=True), "hard")
 
 
+def _fast(seed: int) -> Agent:
+    """Level fast: the trained policy network alone (kamon.learn), one forward pass."""
+    from kamon.learn.agents import PolicyAgent
+
+    return _named(PolicyAgent(seed), "fast")
+
+
+def _learned(seed: int) -> Agent:
+    """Level learned: ISMCTS with the trained network's values mixed into the evaluation
+    (LEARNED_VALUES) and its priors (LEARNED_PRIORS), LEARNED_ITERATIONS (game-weighted)
+    per decision, stopping once decided."""
+    from kamon.learn.agents import guided_search
+
+    return _named(guided_search(seed, LEARNED_ITERATIONS, guide_values=LEARNED_VALUES,
+                                guide_priors=LEARNED_PRIORS), "learned")
+
+
 def _expert(seed: int) -> Agent:
     """Level expert: ISMCTS with greedy priors, EXPERT_SECONDS of wall-clock time a decision."""
     return _named(MCTSAgent(seed, iterations=None, seconds=EXPERT_SECONDS), "expert")
@@ -92,6 +110,12 @@ MCTS_ITERATIONS = 600
 HARD_ITERATIONS = 16200  # about 0.8 CPU s per decision on one core, stopping once decided
 
 EXPERT_SECONDS = 3.0  # wall-clock seconds per decision
+# The guided search: its iterations cost more (a network evaluation at each new node), so
+# it has fewer for about hard's thinking time (bench/bench_train.py measures both);
+# the network's share of the priors and of the values (the rest: the hand evaluation).
+LEARNED_ITERATIONS = 6000  # 2.5x hard's cost an iteration in I, Clansman (bench_train.py)
+LEARNED_PRIORS = 0.0  # the hand priors: the network's policy is not yet a better prior
+LEARNED_VALUES = 0.5
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", f"greedy, {EASY_EPSILON:.0%} of decisions at random", _easy,
@@ -100,11 +124,22 @@ LEVELS: dict[str, Level] = {
     "normal": Level("normal", "greedy (the game's lookahead and evaluation)", _normal,
                     "plays sensibly: takes the move that looks best a short way ahead, "
                     "within its own turn"),
+    "fast": Level("fast", "the trained policy network alone: one look at the position, "
+                          "under 5 ms a decision", _fast,
+                  "plays by a quick feel for the game, learnt from thousands of games "
+                  "the bots played: answers at once"),
     "hard": Level("hard", f"ISMCTS with greedy priors, {HARD_ITERATIONS:,} reference "
                           "iterations a decision (a game divides them by its iteration "
                           "cost: under 1 s on one core)", _hard,
                   "plays well: tries out many ways the game could go, thinking up to "
                   "about a second a move"),
+    "learned": Level("learned", f"ISMCTS with greedy priors and the trained network's "
+                                f"values mixed into the evaluation, "
+                                f"{LEARNED_ITERATIONS:,} reference iterations a decision "
+                                "(a game divides them by its iteration cost)", _learned,
+                     "plays well: tries out many ways the game could go, judging them "
+                     "with a feel learnt from thousands of games the bots played, thinking "
+                     "up to about a second a move"),
     "expert": Level("expert", f"ISMCTS with greedy priors, {EXPERT_SECONDS:g} s (wall clock) "
                               "per decision: the strongest; not reproducible from the seed",
                     _expert, f"the strongest: thinks {EXPERT_SECONDS:g} seconds a move (a "
@@ -127,6 +162,9 @@ def level_summaries(state: State) -> dict[str, str]:
     out = {name: level.summary for name, level in LEVELS.items()}
     out["hard"] = (f"ISMCTS with greedy priors, {scaled_budget(HARD_ITERATIONS, weight):,} "
                    "iterations per decision at most (it stops once the move is decided)")
+    out["learned"] = (f"ISMCTS with greedy priors and the trained network's values mixed "
+                      f"into the evaluation, {scaled_budget(LEARNED_ITERATIONS, weight):,} "
+                      "iterations per decision at most (it stops once the move is decided)")
     return out
 
 

@@ -531,7 +531,7 @@ class MCTSAgent:
             self._margin = _margin(totals, self._seat)
             return terminal_rewards(s, self._temperature)
         if node is not None and self.guide is not None and self.guide_values > 0 \
-                and s.to_move is not None:
+                and self.guide_priors > 0 and s.to_move is not None:
             logits, vals = self.guide.evaluate(s)
             if node.logits is None:
                 node.logits = logits
@@ -553,7 +553,7 @@ class MCTSAgent:
         """Every clan's value by the guide (mixed with the game's evaluation)."""
         if s.to_move is None:
             return self._hand_values(s)
-        return self._blend(s, self.guide.evaluate(s)[1]) if self.guide is not None else []
+        return self._blend(s, self.guide.values(s)) if self.guide is not None else []
 
     def _guided_priors(self, node: _Node, s: Any, p: int, cands: list[int],
                        hooks: GameHooks, k: int | None) -> dict[int, float]:
@@ -679,6 +679,10 @@ class Guide(Protocol):
     def evaluate(self, state: Any) -> tuple[Any, list[float]]:
         """Move scores (indexable by action id) of the seat to move, and every clan's
         estimated final points, from that seat's observation of `state`."""
+        ...
+
+    def values(self, state: Any) -> list[float]:
+        """Every clan's estimated final points alone (no move scores: cheaper)."""
         ...
 
     def policy(self, state: Any, cands: list[int]) -> dict[int, float]:

@@ -54,6 +54,22 @@ class Net:
             np.maximum(h, 0.0, out=h)
         return h @ self.wp + self.bp, h @ self.wv + self.bv
 
+    def value_slots(self, x: np.ndarray) -> np.ndarray:
+        """The value head alone (the policy head's scores, most of a pass's cost in I,
+        Clansman's 502 actions, skipped)."""
+        h = x
+        for w, b in self.layers:
+            h = h @ w
+            h += b
+            np.maximum(h, 0.0, out=h)
+        out: np.ndarray = h @ self.wv + self.bv
+        return out
+
+    def seat_values(self, state: Any, seat: int) -> list[float]:
+        """Every clan's estimated final points from the seat's observation."""
+        slots = self.value_slots(self.encoding.observe(state, seat))
+        return absolute_values(slots, seat, clan_count(state), self.scale)
+
     def seat_eval(self, state: Any, seat: int) -> tuple[np.ndarray, list[float]]:
         """The seat's move scores and every clan's estimated final points."""
         x = self.encoding.observe(state, seat)
@@ -117,6 +133,11 @@ class NetGuide:
         """The mover's move scores and every clan's estimated final points."""
         seat = state.to_move
         return self.net.seat_eval(state, 0 if seat is None else seat)
+
+    def values(self, state: Any) -> list[float]:
+        """Every clan's estimated final points, from the mover's observation."""
+        seat = state.to_move
+        return self.net.seat_values(state, 0 if seat is None else seat)
 
     def policy(self, state: Any, cands: list[int]) -> dict[int, float]:
         """The mover's probabilities of `cands` (a softmax of their scores)."""
