@@ -438,9 +438,10 @@ def component_texts() -> dict[str, dict[str, str]]:
         colour, worker = row["die_colour"], row["worker"]
         vis = parse_effect(row["always_visible_reward"], colour)
         out[f"domain_{colour}"] = _entry(
-            f"Domain {row['row']} row ({colour} dice, {worker}s): a {colour} die here counts as "
-            f"a 6, gives {effect_text(vis)} plus every space its {worker}s have uncovered, then "
-            "the action card's block for this row.", row.get("confidence"), short=effect_short(vis))
+            f"Domain {row['row']} row ({colour} dice, {worker}s): a {colour} die here covers "
+            "a printed 6 (a lower die pays the difference), then gives, in this order, "
+            f"{effect_text(vis)} plus every space its {worker}s have uncovered, then the action "
+            "card's block for this row.", row.get("confidence"), short=effect_short(vis))
         for cell in row["spaces_under_workers"]:
             eff = parse_effect(cell["reward"], colour)
             out[f"domain_{colour}_{cell['space']}"] = _entry(

@@ -12,13 +12,20 @@ function goodsSample() {
 /** The rules in short: [heading, paragraph] pairs. */
 export const RULES = [
   ["The aim", "Sixteen generations (rounds), four in each of the 4th to 7th Centuries. Each "
-    + "round every player obtains one card. Mission cards give Victory Points (VPs) in five "
-    + "colours; the most VPs at the end wins, ties going to the most Iron."],
-  ["A round", "New cards come to the Supply (seven at a Century's start, then three). In the "
-    + "Marriage phase, starting right of the start player and going counter-clockwise, each "
-    + "player's daughter marries: into one of their own clans (free), another player's clan "
-    + "or a Royal Prince (paying a Tadokoro as dowry). In the Production phase, clockwise "
-    + "from the start player, each player produces and obtains one card."],
+    + "round every player obtains one card. Victory Points (VPs) come from Mission cards "
+    + "(in five colours), from Statues while you own a temple, from Mirrors (1 VP each in "
+    + "the Beginner game) and, in the Expert game, from Kofun and Emperor cards. The most "
+    + "VPs at the end wins; a tie goes to the most Iron, and if still tied the tied "
+    + "players share the victory."],
+  ["A round", "New cards come to the Supply: at a Century's first round its remaining "
+    + "cards are discarded and seven are drawn, in the other rounds three are added (at "
+    + "round 9 the Royal Princes also turn to their 6th-7th Century sides). In the "
+    + "Marriage phase, starting right of the start player and going counter-clockwise, "
+    + "each player's daughter marries: into one of their own clans (free), another "
+    + "player's clan or a Royal Prince (paying a Tadokoro as dowry). In the Production "
+    + "phase, clockwise from the start player, each player produces and obtains one card. "
+    + "Then the daughters come home and the Start Player marker passes to the left — "
+    + "except at a Century's last round (rounds 4, 8, 12 and 16)."],
   ["Production", "Each Tadokoro gives one worker (and each Miyake too, to a player whose "
     + "daughter married a Royal Prince). Clan cards turn workers into skilled people and "
     + "goods, each card once a round: your own clans without another player's daughter, and "
@@ -26,10 +33,14 @@ export const RULES = [
     + "a card's cost to obtain it from the Supply or your hand, or take Tadokoro instead "
     + "(two for 2 workers and 1 iron, plus a Supply card into your hand; or one for free)."],
   ["What is kept", "Workers, skilled people and goods vanish at the end of each turn; Iron, "
-    + "Statues and Mirrors are kept. A Statue scores 1 VP if you own a temple."],
-  ["Expert game", "Kofun cards (one per player, obtained like a Mission; Mirrors you hold go "
-    + "under it for 2 VPs each) and one Emperor card per Century that changes its rules, "
-    + "all on side A or all on side B."],
+    + "Statues and Mirrors are kept. A Statue scores 1 VP if you own a temple. A Mirror "
+    + "scores 1 VP in the Beginner game; in the Expert game only under a Kofun."],
+  ["Expert game", "Kofun cards (one per player, obtained like a Mission; the Mirrors you "
+    + "hold then go under it for 2 VPs each, Mirrors gained later score nothing) and four "
+    + "Emperor cards, one for each Century, all on side A or all on side B: each changes "
+    + "its Century's rules or gives VPs — a bonus to whoever takes a certain action during "
+    + "its Century, its card (and its VPs) to whoever leads a VP colour at the Century's "
+    + "end, or VPs at the game's end."],
 ];
 
 /** The glossary: [symbol (a mark name or a few characters), term, meaning]. */
@@ -134,7 +145,7 @@ function drawExpert() {
     s("g", { class: "hd-part", "data-part": "Emperor cards" }, t(110, 12, "Emperor cards"),
       card(110, 18, "Emperor", "4th", "#6a1b9a"), card(158, 18, "Emperor", "5th", "#6a1b9a")),
     t(5, 100, "one Kofun per player; 2 VPs a Mirror under it", true),
-    t(5, 114, "one Emperor card per Century changes its rules", true));
+    t(5, 114, "an Emperor card for each Century: rules or VPs", true));
 }
 
 /** Each rules section's diagram and the table parts it names (by RULES heading). */

@@ -6,23 +6,36 @@ import { box, callout, die, figure, onBoard, s, t, tileNamed } from "./draw.js";
 export const RULES = [
   ["The aim", "Three rounds; whoever has the most Clan Points (CP) at the end wins. You earn "
     + "them during play and, at the end, for your courtiers in the castle, your warriors, "
-    + "your gardeners, the Passage of Time, and what you have left."],
+    + "your gardeners, the Passage of Time, and what you have left. A tie goes to whoever "
+    + "is higher in the turn order."],
   ["A turn", "Take one die from an end of a bridge (only the two end dice can be taken; the "
     + "left, lantern end also gives your Lantern reward) and put it on a space that shows a "
     + "die: a castle room, Outside the Walls, the Well or the row of your domain in the "
-    + "die's colour. A die always covers a number: the printed one or a die already there. "
-    + "Covering a lower number earns the difference in coins; covering a higher one costs "
-    + "it. Then do what the space gives, in the order you like. Everyone plays three turns a "
-    + "round."],
+    + "die's colour. The die covers a number: the one printed there or the die already "
+    + "there — the Well always counts as 1, whatever dice lie on it. Covering a lower "
+    + "number earns the difference in coins; covering a higher one costs it. On the main "
+    + "board one die at most can be stacked on another (the Well takes any number), and "
+    + "with 1 or 2 players none. Then carry out what the space gives: a castle room's "
+    + "blocks in the order you like, your domain in its fixed order. Everyone plays three "
+    + "turns a round."],
   ["The castle", "A room's card has blocks beside die tiles: a die activates the blocks "
-    + "whose tile has its colour (a steward room may give two). Courtiers enter at the Gate "
-    + "(an audience costs 2 coins) and climb with pearl: 2 for one floor, 5 for two. A "
-    + "courtier who reaches floor 1 or 2 swaps your action card for the room's card; one "
-    + "who reaches the Daimyo's room takes a favour."],
-  ["Your domain", "A die in your domain counts as a 6. It gives the row's visible rewards "
-    + "(what your departed workers uncovered) and then the block of your action card beside "
-    + "that row. Workers leave from the left: courtiers go to the castle, gardeners to the "
-    + "gardens (paid in food), warriors to the training yards (paid in iron)."],
+    + "whose tile has its colour (a steward room may give two, in any order); a colour "
+    + "with no tile in a room cannot go there. Courtiers enter at the Gate (an audience "
+    + "costs 2 coins) and climb with pearl: 2 for one floor, 5 for two. A courtier who "
+    + "ends on floor 1 or 2 turns your action card face down into your Lantern area, "
+    + "brings the room's card to your domain as your new action card and performs one "
+    + "of its light blocks (if the room's deck is empty, it performs the light block but "
+    + "you keep your card). One who reaches the Daimyo's room first gives you your "
+    + "Lantern reward, then takes a free slot of the Daimyo's favour (none left: nothing "
+    + "more)."],
+  ["Your domain", "Each of your three rows takes only a die of its colour (coral: "
+    + "courtiers, black: gardeners, white: warriors), on a printed 6: a lower die pays "
+    + "the difference. Then, in this order: gain the row's visible rewards (what your "
+    + "departed workers uncovered), then you may perform your action card's block beside "
+    + "that row. A card's 'personal-domain action' fires a row as if with a 6 (no coins), "
+    + "never the same row twice in a turn. Workers leave from the left: courtiers go to "
+    + "the castle, gardeners to the gardens (paid in food), warriors to the training "
+    + "yards (paid in iron)."],
   ["Seals and time", "Daimyo seals (5 at most) can be exchanged at any moment: 1 for a coin, "
     + "2 for a resource. The Passage of Time sets the next round's turn order and scores at "
     + "the end; entering a new season costs 1, 2 then 3 seals."],
@@ -41,7 +54,7 @@ export const GLOSSARY = [
   ["recon", "Reconstructed", "data kamon could not read from the printed game (hover over "
     + "it for the source)."],
   ["▭ 3", "Die space", "a dashed box with its printed number: where a die can go; a die "
-    + "covers the number or the die beneath."],
+    + "covers the number or the die beneath (the Well always counts as 1)."],
   ["⬡", "Lantern", "the lantern at the left end of a bridge: taking that die also gives your "
     + "Lantern reward (every card in your Lantern area)."],
   ["◆", "Daimyo seal", "kept in your domain (5 at most); paid for some blocks and seasons, "
@@ -63,19 +76,23 @@ export const GLOSSARY = [
  *  (`area(payload)` names the area, or null if it is not on the board now). */
 export const WALKTHROUGH = [
   ["Choose a starting pair", "Each pair is a resource card (what you gain now, and the "
-    + "reward it adds to your Lantern area for the whole game) with an action card (it sits "
-    + "on your domain, beside your three rows). Players choose in reverse turn order. A good "
-    + "Lantern reward pays again every time you take a die from a lantern end.",
+    + "reward it adds to your Lantern area for the whole game; some also bring a Decree "
+    + "card, which joins it there) with an action card (it sits on your domain, beside "
+    + "your three rows). Players choose in reverse turn order. A good Lantern reward pays "
+    + "again every time you take a die from a lantern end.",
    p => (p.view.draft_pairs || []).some(x => x) && p.view.phase === "draft" ? "draft"
      : (p.you !== null ? `domain-${p.you}` : "castle")],
   ["Take a die from a bridge", "Only the die at either end of a bridge can be taken. The "
     + "left end is the lantern end: it also gives your Lantern reward. The colour decides "
-    + "where the die is useful (the rooms' die tiles of that colour, your domain row); its "
-    + "value, whether placing it earns or costs coins.", () => "river"],
+    + "which castle rooms can take the die (those with a die tile of that colour) and which "
+    + "row of your domain; Outside the Walls and the Well take any colour. Its value "
+    + "decides whether placing it earns or costs coins.", () => "river"],
   ["Place it and choose what it does", "Put the die on a castle room (its blocks beside "
-    + "tiles of the die's colour), Outside the Walls (a worker action), the Well (a seal "
-    + "and the two Well tiles) or your domain row of its colour (counts as a 6). Then pick "
-    + "the blocks or effects one by one, in your order; \"done\" skips an optional one.",
+    + "tiles of the die's colour), Outside the Walls (one of its two worker actions), the "
+    + "Well (a seal and the two Well tiles; it always counts as 1) or your domain row of "
+    + "its colour (a printed 6: a lower die pays the difference). In a room pick the "
+    + "blocks one by one, in your order; your domain gives the row's rewards, then the "
+    + "card's block; \"done\" skips an optional one.",
    () => "castle"],
 ];
 
@@ -141,7 +158,7 @@ function drawDomain() {
     s("g", { class: "hd-part", "data-part": "Domain rows" },
       t(65, 18, "Domain rows"),
       row(30, CORAL, "courtiers"), row(65, BLACK, "gardeners"), row(100, WHITE, "warriors"),
-      t(65, 138, "a die here is a 6", true)),
+      t(65, 138, "a printed 6 under each", true)),
     s("rect", { x: 61, y: 5, width: 86, height: 140, rx: 5, fill: "none", stroke: "#8a7a5c" }),
     box("Action card", 151, 5, 64, 140, "#e9dcc0"),
     t(155, 40, "a block", true), t(155, 52, "beside", true), t(155, 64, "each row", true));

@@ -45,8 +45,8 @@ export const STEPS = [
       "In your Production turn each Tadokoro gives you a worker. Clan cards convert workers "
       + "into skilled labourers or goods, each card once a round; a Hero (once a game) "
       + "produces at once.",
-      "Workers and what they make vanish at the end of your turn: convert what pays for the "
-      + "card you want to obtain.",
+      "Workers, skilled labourers and goods vanish at the end of your turn (Iron and "
+      + "Statues are kept): convert what pays for the card you want to obtain.",
     ],
   },
   {
@@ -55,8 +55,9 @@ export const STEPS = [
     short: "Pay a card's cost to obtain it: this ends your Production turn.",
     text: () => [
       "Pay a card's cost to obtain it from the Supply (or your hand): a Clan card joins your "
-      + "Clan cards row and converts from next round on; a Mission card scores Victory "
-      + "Points. Or take Tadokoro instead, for more workers later.",
+      + "Clan cards row and converts from next round on; a Mission card gives the Victory "
+      + "Points of its colour (some an Iron or a Mirror too). Or take Tadokoro instead, for "
+      + "more workers later.",
       "Obtaining ends your Production turn.",
     ],
   },

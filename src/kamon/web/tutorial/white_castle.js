@@ -31,7 +31,8 @@ export const STEPS = [
     text: () => [
       "In the opposite order of the turns, each player chooses one pair of Starting cards. "
       + "The Action card goes on your Domain board, beside your three rows; you gain the "
-      + "resources of the Resource card, which then goes to your Lantern Area.",
+      + "resources of the Resource card, which then goes to your Lantern Area (with the "
+      + "Decree card it may grant you).",
       "Its Lantern reward is given again every time you take a die from the lantern end of a "
       + "bridge: choose it with care.",
     ],
@@ -64,8 +65,9 @@ export const STEPS = [
       "Each turn starts by taking one die from the left or right end of a bridge; the dice "
       + "in the middle cannot be taken. The left end, near the lantern, also gives your "
       + "Lantern reward.",
-      "The die's colour says where it can go (the rooms with a die tile of that colour, and "
-      + "your domain row of that colour); its value whether placing it earns or costs coins.",
+      "The die's colour says which castle rooms can take it (those with a die tile of that "
+      + "colour) and which row of your domain; Outside the Walls and the Well take any "
+      + "colour. Its value says whether placing it earns or costs coins.",
     ],
   },
   {
@@ -74,8 +76,9 @@ export const STEPS = [
     short: "Put the die on a space that shows a die; its colour chooses the room's actions, its value whether you gain or pay coins.",
     text: () => [
       "Put the die on a space that shows a die: a castle room, Outside the Walls, the Well or "
-      + "your personal domain. It covers the number printed there: placing a greater value "
-      + "gains the difference in coins, a lower one pays it.",
+      + "your personal domain. It covers the number printed there or the die already there "
+      + "(the Well always counts as 1): placing a greater value gains the difference in "
+      + "coins, a lower one pays it.",
       "In a castle room the die's colour chooses the actions: those beside the Die tile of "
       + "its colour.",
     ],
@@ -85,9 +88,10 @@ export const STEPS = [
     title: "Carry out the room's actions",
     short: "Carry out the room's actions one block at a time, in the order you like.",
     text: () => [
-      "The actions of the space you placed the die in are carried out in whatever order you "
-      + "choose, one block at a time. \"No (more) card blocks\" ends them early: you would "
-      + "give up what is left.",
+      "The actions of the castle room you placed the die in are carried out in whatever "
+      + "order you choose, one block at a time. \"No (more) card blocks\" ends them early: "
+      + "you would give up what is left. (Your domain is different: its row's rewards "
+      + "first, then the action card's block.)",
     ],
   },
 ];

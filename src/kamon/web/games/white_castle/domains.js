@@ -99,7 +99,7 @@ function lanternArea(s, b, clan, y) {
   return line + 28;
 }
 
-/** One domain row: die space (counts as 6), the always-visible reward, 5 worker spaces. */
+/** One domain row: die space (a printed 6), the always-visible reward, 5 worker spaces. */
 function domainRow(b, p, c, y) {
   const v = b.view;
   const clan = v.clans[p];
@@ -115,7 +115,7 @@ function domainRow(b, p, c, y) {
   const d = clan.domain[c];
   if (d) ds.appendChild(die(b, d[0], d[1], 3, 3, TARGET - 6));
   else ds.appendChild(label(TARGET / 2, TARGET / 2 + 6, "6", "wc-printed", { "text-anchor": "middle", "font-size": 16 }));
-  b.explain(ds, `Domain die space for ${colour} dice (counts as a 6): `
+  b.explain(ds, `Domain die space for ${colour} dice (a printed 6: a lower die pays the difference): `
     + `${d ? `${COLOURS[d[0]]} ${d[1]} placed this round` : "empty"}. ${b.words(`domain_${colour}`)}`);
   ds.setAttribute("data-key", "place domain");  // what just happened finds it by clan
   ds.setAttribute("data-owner", String(p));
@@ -158,7 +158,7 @@ function domainRow(b, p, c, y) {
 /** The rows tile: the three rows of the domain. */
 function rowsTile(tiles, b, p) {
   const s = tile(tiles, 3 * ROW_H + 26, `${b.clanName(p)}: domain rows`);
-  s.appendChild(label(8, 16, "Domain rows (a die here counts as a 6)", "wc-b"));
+  s.appendChild(label(8, 16, "Domain rows (a die here covers a printed 6)", "wc-b"));
   for (let c = 0; c < 3; c++) s.appendChild(domainRow(b, p, c, 24 + c * ROW_H));
 }
 
