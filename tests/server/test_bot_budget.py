@@ -71,7 +71,8 @@ def test_a_humans_bot_answers_in_its_usual_time_while_a_client_floods_bot_only_g
         busy = _human_turns(srv.url, gid, token, 5)
         print(f"\nthe human's bot answered in {max(quiet):.2f} s at most on an idle "
               f"server, {max(busy):.2f} s at most during the flood ({busy})")
-        assert max(busy) < max(6.0, 3 * max(quiet)), busy
+        # (before the queue: over 120 s; the bound leaves room for a loaded machine)
+        assert max(busy) < max(15.0, 3 * max(quiet)), busy
     finally:
         srv.stop()
 
