@@ -67,20 +67,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_command(entry: str, db: str, port: int) -> list[str]:
+def server_command(entry: str, db: str, port: int, rate: float = 0.0) -> list[str]:
     """The command line of the server under test: `kamon serve` (`cli`), or the server
     module with the limits a one-address load test needs (`module`: no write rate limit,
-    since every simulated person comes from 127.0.0.1)."""
+    since every simulated person comes from 127.0.0.1 — unless `rate` asks for one so
+    high that it counts every write and refuses none, to measure what counting costs)."""
     common = ["--host", "127.0.0.1", "--port", str(port), "--db", db, "--bot-delay", "0",
               "--bot-workers", "0", "--trusted-proxy", "127.0.0.1"]
     if entry == "cli":
         return [sys.executable, "-m", "kamon.cli", "serve", *common]
-    return [sys.executable, "-m", "kamon.server", *common, "--rate-limit", "0"]
+    return [sys.executable, "-m", "kamon.server", *common, "--rate-limit", f"{rate:g}",
+            "--rate-burst", f"{rate:g}"]
 
 
-def start_server(entry: str, db: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(entry: str, db: str, port: int, rate: float = 0.0
+                 ) -> subprocess.Popen[bytes]:
     """Run the server and wait until it answers."""
-    proc = subprocess.Popen(server_command(entry, db, port), stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(server_command(entry, db, port, rate), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -689,6 +692,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --store postgresql: server processes behind the proxy (1-8)")
     ap.add_argument("--cross", action="store_true",
                     help="each game's two sockets straight on two different processes")
+    ap.add_argument("--rate-limit", type=float, default=0.0,
+                    help="the servers' write rate limit (module: 0, none; e.g. 1e9 counts "
+                         "every write, in PostgreSQL with --store postgresql, and refuses "
+                         "none)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="also print each run as JSON")
     args = ap.parse_args(argv)
@@ -719,15 +726,16 @@ def main(argv: list[str] | None = None) -> int:
             elif args.store == "sqlite":
                 port = free_port()
                 db = str(Path(tempfile.mkdtemp(prefix="kamon-load-")) / "load.db")
-                procs.append(start_server(args.server, db, port))
+                procs.append(start_server(args.server, db, port, args.rate_limit))
                 base = f"http://127.0.0.1:{port}"
             else:
                 pg = PostgresCluster().start()
                 parts.append(pg)
                 ports = [free_port() for _ in range(args.processes)]
-                procs += [start_server(args.server, pg.url, p) for p in ports]
+                procs += [start_server(args.server, pg.url, p, args.rate_limit)
+                          for p in ports]
                 log = Path(tempfile.mkdtemp(prefix="kamon-proxy-")) / "haproxy.log"
-                proxy = HAProxy(ports, log).start()
+                proxy = HAProxy(ports, log, limits=False).start()  # (one source)
                 parts.append(proxy)
                 base = proxy.url
                 socket_ports = ports if args.cross else None

@@ -88,12 +88,13 @@ class HAProxy:
     """deploy/haproxy.cfg, as the repository has it, in front of kamon processes on
     127.0.0.1 `ports`, listening on a free port of 127.0.0.1."""
 
-    def __init__(self, ports: list[int], log: Path) -> None:
-        """Its upstreams and where its output goes (`start` runs it)."""
+    def __init__(self, ports: list[int], log: Path, limits: bool = True) -> None:
+        """Its upstreams and where its output goes (`start` runs it); `limits=False`
+        turns the per-source limits off (KAMON_NO_LIMITS: a load test is one source)."""
         exe = shutil.which("haproxy") or "/usr/sbin/haproxy"
         if not os.path.exists(exe):
             raise ClusterError("HAProxy is not installed (run scripts/system-deps.sh)")
-        self.exe, self.ports, self.log = exe, ports, log
+        self.exe, self.ports, self.log, self.limits = exe, ports, log, limits
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -105,6 +106,8 @@ class HAProxy:
     def start(self, timeout: float = 20.0) -> HAProxy:
         """Run it in the foreground (-db) and wait until it forwards /api/health."""
         env = {**os.environ, "KAMON_LISTEN": f"127.0.0.1:{self.port}"}
+        if not self.limits:
+            env["KAMON_NO_LIMITS"] = "1"
         env.update({f"KAMON_UPSTREAM_{i + 1}": f"127.0.0.1:{p}"
                     for i, p in enumerate(self.ports)})
         with self.log.open("ab") as out:
