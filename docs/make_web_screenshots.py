@@ -1,12 +1,15 @@
 """Take the web client's screenshots in docs/ from the current build: the lobby, The White
-Castle and I, Clansman at a desktop's size and a phone's, mid-game.
+Castle and I, Clansman at a desktop's size and a phone's, mid-game, and the end of a game
+with its statistics.
 
 Run: .venv/bin/python docs/make_web_screenshots.py   (about a minute; needs /usr/bin/chromium)
 
 It serves a throwaway SQLite file on a free 127.0.0.1 port with `kamon serve` (the browser
 tests' Server, tests/e2e/conftest.py), plays seeded choices by clicking as a player would,
-and writes docs/screenshot-{lobby,web,phone,clansman,clansman-phone}.png. The guided game's
-pictures (docs/screenshot-tutorial*.png) come from tests/e2e/test_tutorial.py's run.
+and writes docs/screenshot-{lobby,web,phone,clansman,clansman-phone}.png; a whole game (its
+human seat's choices made through the API) ends with docs/screenshot-game-over-phone.png
+and docs/screenshot-statistics.png. The guided game's pictures (docs/screenshot-tutorial*.png)
+come from tests/e2e/test_tutorial.py's run.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ from tests.e2e.conftest import (  # noqa: E402  (the repository's root on the pa
     DESKTOP,
     PHONE,
     Server,
+    drive,
     free_port,
     open_play,
+    tokens_of,
     version,
     wait_my_turn,
     wait_version_after,
@@ -77,6 +82,32 @@ def game(browser: Any, server: Server, game_name: str, seats: list[str], seed: i
         context.close()
 
 
+def finished(browser: Any, server: Server) -> None:
+    """A whole game against two bots, its human seat's choices made through the API while
+    its page is open on a phone (the end comes to the top of the page), then its
+    statistics on a desktop."""
+    made = server.api("/api/games", {"game": "white-castle", "players": 3,
+                                     "seats": ["human", "easy", "easy"], "seed": 8,
+                                     "name": NAME})
+    url = server.url + made["seats"][0]["link"]
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    open_play(page, url)
+    drive(server, made["id"], tokens_of(made), lambda p: p["over"], random.Random(8))
+    page.wait_for_selector("body[data-stats='ready']")
+    shoot(page, "screenshot-game-over-phone.png")
+    context.close()
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    open_play(page, url)
+    page.wait_for_selector("body[data-stats='ready']")
+    page.locator("#stats-panel").evaluate("e => e.scrollIntoView()")
+    page.evaluate("window.scrollBy(0, -60)")  # (under the sticky status line)
+    shoot(page, "screenshot-statistics.png")
+    context.close()
+
+
 def main() -> None:
     """Serve, shoot, stop."""
     from playwright.sync_api import sync_playwright
@@ -99,6 +130,7 @@ def main() -> None:
                      "screenshot-web.png", "screenshot-phone.png")
                 game(browser, server, "clansman", ["human", "easy", "easy", "easy"], 5, 9,
                      "screenshot-clansman.png", "screenshot-clansman-phone.png")
+                finished(browser, server)
                 browser.close()
         finally:
             server.stop()

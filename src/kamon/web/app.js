@@ -185,6 +185,10 @@ function showActions() {
     }, el("span", { class: "what choice-words", text: choiceWords(a) }))));
   }
   const usable = undoUsable();
+  if (payload.over) {
+    list.append(el("li", { class: "muted", text: "The result, the scores and what comes "
+      + "next are at the top of the page." }));
+  }
   if (!payload.legal.length && !payload.over) {
     list.append(el("li", { class: "muted", text: payload.you === null
       ? "You are watching this game."
