@@ -100,12 +100,17 @@ def forward_speed(net: Net, states: list[Any], repeats: int = 200) -> None:
 
 
 def search_speed(net: Net, states: list[Any], iterations: int = 600) -> None:
-    """Iterations per CPU second: hand-guided (hard's), network priors + mixed values
-    (learned's), network alone."""
-    settings = {"hand (hard)": {}, "net priors, values mixed 0.5 (learned)":
-                {"guide": NetGuide(net), "guide_priors": 1.0, "guide_values": 0.5},
-                "net priors and values": {"guide": NetGuide(net), "guide_priors": 1.0,
-                                          "guide_values": 1.0}}
+    """Iterations per CPU second: hand-guided (hard's), learned's settings (the network's
+    values mixed in, its share of the priors), the network's priors and values alone."""
+    import kamon.agents as levels
+
+    settings = {"hand (hard)": {},
+                f"learned's (net priors {levels.LEARNED_PRIORS:g}, values "
+                f"{levels.LEARNED_VALUES:g})": {"guide": NetGuide(net),
+                                                "guide_priors": levels.LEARNED_PRIORS,
+                                                "guide_values": levels.LEARNED_VALUES},
+                "net priors and values alone": {"guide": NetGuide(net), "guide_priors": 1.0,
+                                                "guide_values": 1.0}}
     base = None
     for label, kw in settings.items():
         its = 0

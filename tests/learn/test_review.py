@@ -82,9 +82,11 @@ def test_a_deliberate_blunder_is_the_biggest_mistake(game: str, players: int) ->
     assert all(d["cost"] >= 0 for d in res["decisions"])
 
 
-def test_the_review_reads_only_the_seats_view() -> None:
+@pytest.mark.parametrize("guided", [False, True])
+def test_the_review_reads_only_the_seats_view(guided: bool) -> None:
     """A decision judged from a state whose hidden parts (deck orders, dice) were
-    re-drawn, the seat's view the same: the same judgement, to the digit."""
+    re-drawn, the seat's view the same: the same judgement, to the digit (hard's search,
+    and learned's with the shipped network)."""
     from kamon.core.rng import Rng
     from kamon.learn.review import _agent, _judge
 
@@ -100,8 +102,8 @@ def test_the_review_reads_only_the_seats_view() -> None:
     other = state.determinize(seat, Rng(99))  # the same view, other hidden parts
     assert other.view(seat) == state.view(seat)
     chosen = bots[seat].act(state).id
-    a = _judge(state, seat, 0, chosen, _agent("white-castle", BUDGET, 1, False), g, 1)
-    b = _judge(other, seat, 0, chosen, _agent("white-castle", BUDGET, 1, False), g, 1)
+    a = _judge(state, seat, 0, chosen, _agent("white-castle", BUDGET, 1, guided), g, 1)
+    b = _judge(other, seat, 0, chosen, _agent("white-castle", BUDGET, 1, guided), g, 1)
     assert a == b
 
 
@@ -118,7 +120,7 @@ def test_kamon_review_prints_the_table_and_the_rounds(tmp_path: Path) -> None:
         res.output
     assert "Round 1:" in res.output
     res = runner.invoke(app, ["review", str(path), "--seat", "1", "--iterations", "50",
-                              "--json"])
+                              "--guided", "--json"])
     assert res.exit_code == 0, res.output
     data: dict[str, Any] = json.loads(res.output)
     assert data["seat"] == 1 and data["decisions"]

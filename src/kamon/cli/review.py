@@ -25,13 +25,16 @@ def review_command(
         help="line of a JSON-lines file of records (from 1)")] = None,
     iterations: Annotated[int, typer.Option(
         help="the search's reference iterations a decision (its cost)")] = REVIEW_ITERATIONS,
+    guided: Annotated[bool, typer.Option(
+        "--guided", help="judge with the learned level's search (the trained network's "
+                         "values mixed in) instead of hard's")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print the review as JSON")] = False,
 ) -> None:
     """Review a seat's decisions: the bot's choice beside each, and the points it cost."""
     console = make_console()
     with friendly_errors():
         record = load_record(record_path, index)
-        result = review(record, seat, iterations=iterations)
+        result = review(record, seat, iterations=iterations, guided=guided)
     if as_json:
         console.print_json(json.dumps(result))
         return

@@ -45,8 +45,8 @@ def round_line(figures: dict[str, Any]) -> str:
 def train(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to train for")],
     out: Annotated[Path, typer.Option(help="the run's folder (created, or continued)")],
-    rounds: Annotated[int, typer.Option(help="rounds in all (a continued run plays the "
-                                             "ones missing)")] = 4,
+    rounds: Annotated[int, typer.Option(help="search rounds in all, after round 0 (a "
+                                             "continued run plays the ones missing)")] = 4,
     games: Annotated[int, typer.Option(help="self-play games a round")] = 12,
     bootstrap: Annotated[int, typer.Option(
         help="round 0's greedy games, before the first search round (0: none)")] = 0,
@@ -70,7 +70,10 @@ def train(
     with friendly_errors():
         name = canonical_name(game_name)
         check_backend(backend, ray_address)
-        for label, value in (("--rounds", rounds), ("--games", games),
+        if rounds < 0 or (rounds == 0 and not bootstrap):
+            raise KamonError("--rounds must be at least 1 (0 only with --bootstrap: round 0 "
+                             "alone)")
+        for label, value in (("--games", games),
                              ("--iterations", iterations), ("--epochs", epochs),
                              ("--window", window)):
             if value < 1:

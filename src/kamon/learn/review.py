@@ -14,8 +14,9 @@ averaged over the same kind of samples.
 The result is plain JSON data: per decision (index in the record, round, the decision in
 words, the chosen and the bot's move, the cost in points), the three biggest mistakes
 and one summary line per round. The budget (`iterations`, reference iterations scaled by
-the game's iteration cost, as the levels' are) bounds its cost: about the `hard` level's
-thinking time per decision at the default.
+the game's iteration cost, as the levels' are) bounds its cost: at the default about
+0.6 CPU s a decision in I, Clansman (a seat's whole game: under a minute), less in The
+White Castle. The search is `hard`'s (`guided=True`: `learned`'s).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from kamon.core.record import GameRecord
 from kamon.core.rng import Rng
 from kamon.games import get_game
 
-REVIEW_ITERATIONS = 8000  # reference iterations a decision (hard's: 16,200, stopping early)
+REVIEW_ITERATIONS = 4000  # reference iterations a decision (hard's: 16,200, stopping early):
+# about 0.6 CPU s a decision in I, Clansman, 45 s for a seat's whole game
 FORCE_VISITS = 24  # the chosen move's visits at least
 STATIC_SAMPLES = 8  # samples valuing a move the search does not consider
 MISTAKE = 1.0  # points lost from which a decision counts as a mistake
@@ -37,11 +39,12 @@ TOP = 3
 
 
 def review(record: GameRecord, seat: int, iterations: int = REVIEW_ITERATIONS,
-           seed: int = 0, guided: bool | None = None) -> dict[str, Any]:
+           seed: int = 0, guided: bool = False) -> dict[str, Any]:
     """The review of `seat`'s decisions in a finished (or unfinished) game's record.
 
-    `guided`: with the game's shipped network as the search's guide (None: when one is
-    shipped). KamonError for a seat the game does not have."""
+    `guided`: the search of the `learned` level (the shipped network's values mixed in)
+    instead of `hard`'s (the default: learned is not yet measured stronger, and costs
+    more an iteration). KamonError for a seat the game does not have."""
     game = get_game(record.game)
     if not 0 <= seat < record.players:
         raise KamonError(f"seat {seat} is not in this {record.players}-player game")
@@ -64,16 +67,16 @@ def review(record: GameRecord, seat: int, iterations: int = REVIEW_ITERATIONS,
             "rounds": _round_lines(decisions), "over": state.is_over()}
 
 
-def _agent(game: str, iterations: int, seed: int, guided: bool | None) -> MCTSAgent:
-    """The review's search: the guided one when the game's network is shipped."""
-    from kamon.learn.net import shipped_path
-
-    if guided is None:
-        guided = shipped_path(game).exists()
+def _agent(game: str, iterations: int, seed: int, guided: bool) -> MCTSAgent:
+    """The review's search: hard's, or learned's (`guided`), without the early stop (every
+    move's value is wanted, not only the choice)."""
     if guided:
+        import kamon.agents as levels
         from kamon.learn.agents import guided_search
 
-        agent = guided_search(seed, iterations, stop_early=False)
+        agent = guided_search(seed, iterations, stop_early=False,
+                              guide_values=levels.LEARNED_VALUES,
+                              guide_priors=levels.LEARNED_PRIORS)
     else:
         agent = MCTSAgent(seed, iterations=iterations, scale_budget=True)
     agent.force_visits = FORCE_VISITS
