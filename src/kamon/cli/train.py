@@ -57,6 +57,12 @@ def train(
     window: Annotated[int, typer.Option(help="rounds of games each training sees")] = 4,
     check_games: Annotated[int, typer.Option(
         help="games of each round's check of the fast level against greedy (0: none)")] = 8,
+    guide_values: Annotated[float, typer.Option(
+        help="search rounds: the network's share of the values the search scores "
+             "positions with (the rest: the game's evaluation)")] = 0.5,
+    guide_priors: Annotated[float, typer.Option(
+        help="search rounds: the network's share of the search's priors (the rest: the "
+             "hand priors)")] = 0.0,
     jobs: Annotated[int | None, typer.Option(
         help="processes (local) or CPUs (a local Ray); default 1, or every core for Ray")
                     ] = None,
@@ -80,8 +86,11 @@ def train(
                 raise KamonError(f"{label} must be at least 1")
         if bootstrap < 0 or check_games < 0:
             raise KamonError("--bootstrap and --check-games must be 0 or more")
+        if not (0 <= guide_values <= 1 and 0 <= guide_priors <= 1):
+            raise KamonError("--guide-values and --guide-priors must be from 0 to 1")
         settings = RunSettings(name, games=games, iterations=iterations, epochs=epochs,
-                               window=window, check_games=check_games, bootstrap=bootstrap)
+                               window=window, check_games=check_games, bootstrap=bootstrap,
+                               guide_values=guide_values, guide_priors=guide_priors)
         workers = default_jobs(backend, jobs)
         os.environ.setdefault("OMP_NUM_THREADS", "1")  # (spawned workers inherit these)
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

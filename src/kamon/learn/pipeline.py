@@ -54,8 +54,8 @@ class RunSettings:
     iterations: int = 4000  # the self-play search's reference iterations a decision
     epochs: int = 3
     window: int = 4  # rounds of games each training sees
-    guide_values: float = 0.5
-    guide_priors: float = 0.5
+    guide_values: float = 0.5  # the network's share of the search's values
+    guide_priors: float = 0.0  # its share of the priors (0: the hand priors)
     check_games: int = 8  # games of the strength check (0: none)
     explore: int = 12
     hidden: list[int] = field(default_factory=lambda: [256, 256])

@@ -46,7 +46,7 @@ class SelfPlayJob:
     net_path: str | None = None  # None: the hand-guided search (round 1)
     iterations: int = 4000  # reference iterations a decision (scaled per game)
     guide_values: float = 0.5
-    guide_priors: float = 0.5
+    guide_priors: float = 0.0
     explore: int = 12
     epsilon: float = 0.1  # round 0 (iterations 0): the share of random moves
 
