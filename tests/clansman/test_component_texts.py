@@ -28,7 +28,8 @@ def test_reconstructed_cards_are_marked() -> None:
         entry = texts[card.id]
         assert any(w in entry["confidence"] for w in WEAK), (card.id, entry["confidence"])
         # said in a player's words (not the data's notes): what is not legible, and how
-        assert "† Not all of this card is legible in the rulebook" in entry["text"], card.id
+        assert "† Reconstructed: not all of this card is legible in the rulebook" \
+            in entry["text"], card.id
         assert "RULES_NOTES" not in entry["text"] and "RECONSTRUCTED" not in entry["text"]
         assert entry["note"] and entry["note"] in entry["text"]
     for cid in ("200", "401", "712", "008", "009"):

@@ -96,7 +96,8 @@ def test_the_friends_table_names_each_player_as_they_typed(
     drive(server, gid, tokens, lambda p: p["over"], random.Random(36))
     assert _seats(server, gid) == ["Ana", "Bo", "Random bot"]
     for page, me in ((ana, "Ana (blue, you)"), (bo, "Bo (yellow, you)")):
-        page.wait_for_selector("#endgame:not([hidden])")
+        page.wait_for_function("() => document.body.dataset.over === 'true'", timeout=60000)
+        expect(page.locator("#endgame")).to_be_visible()
         scores = page.locator("#result-scores")
         expect(scores).to_contain_text(me)
         expect(scores).to_contain_text("Ana" if me.startswith("Bo") else "Bo")

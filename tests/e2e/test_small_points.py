@@ -1,7 +1,8 @@
 """The smaller points of issue 36 (item 6), each as a person meets it: a refused name
 creates no game (and emoji joined by a zero-width joiner are a name); a 24-character name
-with no space fits a phone; bots of one level are told apart in the score table; a seat
-open in two tabs says so; thirty quick presses of → in a replay go thirty steps on."""
+with no space fits a phone; bots of one level are told apart in the score table; the
+keyboard's place on the board is not the gold of a choice; a seat open in two tabs says
+so; thirty quick presses of → in a replay go thirty steps on."""
 
 from __future__ import annotations
 
@@ -73,6 +74,14 @@ def test_bots_of_one_level_are_told_apart_and_two_tabs_of_a_seat_say_so(
     heads = [h.strip() for h in page.locator("#scores thead th").all_inner_texts()[1:]]
     assert len(set(heads)) == 3, heads  # "Normal yellow", "Normal red": not alike
     assert "yellow" in heads[1] and "red" in heads[2], heads
+    # the keyboard's place on the board: another colour than a choice's gold
+    page.keyboard.press("Tab")
+    target = page.locator("#board g.legal[tabindex='0']:has(> .frame)").first
+    target.focus()
+    stroke = target.evaluate("e => getComputedStyle(e.querySelector(':scope > .frame')).stroke")
+    gold = page.evaluate("() => getComputedStyle(document.querySelector("
+                         "'#board g.legal:not(:focus) > .frame')).stroke")
+    assert stroke != gold and stroke == "rgb(26, 86, 219)", (stroke, gold)
     other = page.context.new_page()
     open_play(other, url)
     for p in (page, other):

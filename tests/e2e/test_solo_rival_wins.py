@@ -31,8 +31,8 @@ def _final_table_names_the_rival(page: Any, server: Server, game_id: str) -> Non
                                   "kind": "rival"}
     assert final["winners"] == [1], "this seed's game is won by the rival"
     heads = page.locator("table#final-scores thead th").all_inner_texts()
-    assert "tokugawa (rival)" in heads[2], heads
-    assert "tokugawa" in page.inner_text("#status")
+    assert "Tokugawa (rival)" in heads[2], heads  # the rival by its name, capitalised
+    assert "Tokugawa" in page.inner_text("#status")
 
 
 @pytest.mark.timeout(300)

@@ -595,8 +595,10 @@ function showNameForm() {
       + "made for a friend: send it to them. Opened here, the seat is not yours and takes "
       + "no name from this browser.";
   }
+  // (a table of several people: a game alone against bots needs no name)
   const s = payload.you !== null ? payload.seats[payload.you] : null;
-  form.hidden = !(ownSeat() && s && !s.player && !storedName() && !payload.over);
+  const people = payload.seats.filter(x => x.kind !== "bot").length;
+  form.hidden = !(ownSeat() && s && !s.player && !storedName() && !payload.over && people > 1);
 }
 
 /** The name form: keep the name in this browser and give it to the seat. */

@@ -55,7 +55,7 @@ class Guide {
     this.target = null;                   // the element the bubble points at
     this.areaOf = null;                   // the step's area finder (tutorial/<game>.js)
     this.dock = "bottom";                 // a phone: docked above the bar, or at the top
-    this.folded = null;                   // the decision the phone's bar was folded for
+    this.opened = null;                   // the position whose bar the player opened by hand
     this.bubble = this.makeBubble();
     this.ring = el("div", { class: "tut-ring", id: "tutorial-ring", hidden: true,
                             "aria-hidden": "true" });
@@ -64,6 +64,12 @@ class Guide {
     for (const type of ["scroll", "resize"]) {
       addEventListener(type, () => this.place(), { passive: true });
     }
+    // the player's own opening of the phone's decision bar: it then stays open
+    $("dock-toggle")?.addEventListener("click", e => {
+      if (e.isTrusted && this.payload && e.currentTarget.getAttribute("aria-expanded") === "true") {
+        this.opened = this.payload.version;
+      }
+    });
     // the player's own scrolling (the page's scrolls to the decision are not): a phone's
     // bubble then stays where it is docked rather than bring the page back
     this.userScroll = 0;
@@ -318,14 +324,14 @@ class Guide {
     setTimeout(go, 1200);
   }
 
-  /** On a phone, fold the decision bar to its line while a step is explained (once per
-   *  decision: the player may open it again); the suggestion is marked on the board. */
+  /** On a phone, fold the decision bar to its line while the guide speaks (the page opens
+   *  it again with each new position; the suggestion is marked on the board), unless the
+   *  player opened it by hand for this position. */
   foldDock() {
     if (innerWidth > COMPACT_W || !this.payload || this.bubble.dataset.step === "alone") return;
     const toggle = $("dock-toggle");
     const bar = $("decision-bar");
-    if (!toggle || !bar || bar.hidden || this.folded === this.payload.version) return;
-    this.folded = this.payload.version;
+    if (!toggle || !bar || bar.hidden || this.opened === this.payload.version) return;
     if (toggle.getAttribute("aria-expanded") === "true") toggle.click();
   }
 
@@ -503,6 +509,8 @@ class Guide {
     let h = b.getBoundingClientRect().height;
     let x, y, side;
     if (innerWidth <= COMPACT_W) {
+      this.foldDock();
+      h = b.getBoundingClientRect().height;
       this.reserve(h);
       this.refit(h);
       side = this.dock === "bottom" ? "docked-bottom" : "docked-top";

@@ -372,10 +372,10 @@ def player_words(rule: str) -> str:
 
 
 def weak_words(weak: str) -> str:
-    """What of a card the rulebook does not print legibly, in a player's words: 'Not all of
-    this card is legible in the rulebook: its name is unknown; its kind and its century
-    are worked out from the rulebook's context.' (`weak`: the data's 'name unknown;
-    type reconstructed-from-context' list)."""
+    """What of a card the rulebook does not print legibly, in a player's words:
+    'Reconstructed: not all of this card is legible in the rulebook: its name is unknown;
+    its kind and its century are worked out from the rulebook's context.' (`weak`: the
+    data's 'name unknown; type reconstructed-from-context' list)."""
     unknown: list[str] = []
     worked: list[str] = []
     for part in weak.split(";"):
@@ -394,7 +394,8 @@ def weak_words(weak: str) -> str:
         said.append(f"{listed(unknown)} {verb(unknown)} unknown")
     if worked:
         said.append(f"{listed(worked)} {verb(worked)} worked out from the rulebook's context")
-    return "Not all of this card is legible in the rulebook: " + "; ".join(said) + "."
+    return ("Reconstructed: not all of this card is legible in the rulebook: "
+            + "; ".join(said) + ".")
 
 
 def emperor_rule_text(card: Card) -> str:

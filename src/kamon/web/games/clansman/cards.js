@@ -114,7 +114,7 @@ export function drawCard(ctx, cid, opts = {}) {
   const bandInk = type === "mission" && vpColour ? VP[vpColour].ink : "#fff";
   // (a reconstructed card's own text says what of it is not legible, after a †)
   const explain = [opts.where, c.text, weak && !String(c.text || "").includes("†")
-    ? "(† not all of this card is legible in the rulebook)" : "",
+    ? "(† reconstructed: not all of this card is legible in the rulebook)" : "",
   opts.unofficial ? "Unofficial: a card the rulebook prints outside the box's contents." : "",
   opts.extra].filter(Boolean).join(" ");
   const g = el("g", { class: `cm-card cm-${type}`, "data-card": cid, "data-explain": explain });
