@@ -44,6 +44,16 @@ leads every other by more visits than the iterations left (it cannot be caught: 
 same move, sooner).
 With an iteration budget the agent is deterministic given its seed; a time budget
 depends on the machine's speed (the `expert` level).
+
+A learned `guide` (kamon.learn's network, issue 37) may join the hand evaluation: its
+values weigh `guide_values` in every position's values (the rest: the game's
+evaluation), its move probabilities `guide_priors` in the priors at the root and at
+every node (at 1 the hand priors are not computed: a node's priors come from the scores
+the guide gave when its position was first scored). The guide is shown only the
+determinized positions of the search, as the evaluation is. After a search,
+`last_visits` holds the root moves' visits (self-play's policy targets) and
+`last_margins` their mean margin for the searching seat in points (the review's values;
+`force` makes the search visit given root moves at least `force_visits` times).
 """
 
 from __future__ import annotations
