@@ -74,6 +74,7 @@ def test_bots_of_one_level_are_told_apart_and_two_tabs_of_a_seat_say_so(
     heads = [h.strip() for h in page.locator("#scores thead th").all_inner_texts()[1:]]
     assert len(set(heads)) == 3, heads  # "Normal yellow", "Normal red": not alike
     assert "yellow" in heads[1] and "red" in heads[2], heads
+    assert heads[0] == "you", heads  # (an unnamed seat of this page: no stray words)
     # the keyboard's place on the board: another colour than a choice's gold
     page.keyboard.press("Tab")
     target = page.locator("#board g.legal[tabindex='0']:has(> .frame)").first

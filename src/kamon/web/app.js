@@ -259,9 +259,9 @@ function scoreHead(p) {
     : you ? "you" : s.kind === "bot" && s.level ? cap(s.level) : p.name;
   // bots of one level would read alike ("Normal | Normal"): their colour under the level
   const colour = s.kind === "bot" || namedByPlayer(payload, p.seat)
-    ? el("small", { class: "score-colour", text: p.name }) : null;
+    ? [el("small", { class: "score-colour", text: p.name })] : [];
   return el("span", { class: "seat-label" }, el("span", { class: `seat-dot seat-${p.name}` }),
-    el("span", { class: "score-name", text: ` ${words}` }), colour);
+    el("span", { class: "score-name", text: ` ${words}` }), ...colour);
 }
 
 /** Scores: a running total, or the final breakdown as a table. */

@@ -17,6 +17,7 @@ let token = null;
 let asked = false;  // the server was asked whether a rematch exists
 let stats = null;   // the finished game's statistics, once read
 let statsAsked = false;
+let statsTries = 0;
 
 const $ = id => document.getElementById(id);
 
@@ -153,8 +154,9 @@ function showStats(payload) {
     logFilter($("log-filter"), $("log"), stats, payload);
     document.body.dataset.stats = "ready";
   }).catch(e => {
-    statsAsked = false;
-    box.textContent = `The statistics could not be read: ${e.message}`;
+    // (a busy server, the rate limit): asked again a little later, a few times
+    box.textContent = `The statistics could not be read yet: ${e.message}`;
+    if (++statsTries < 6) setTimeout(() => { statsAsked = false; showStats(payload); }, 2000);
   });
 }
 

@@ -158,7 +158,7 @@ function domainRow(b, p, c, y) {
 /** The rows tile: the three rows of the domain. */
 function rowsTile(tiles, b, p) {
   const s = tile(tiles, 3 * ROW_H + 26, `${b.clanName(p)}: domain rows`);
-  s.appendChild(label(8, 16, "Domain rows (a die here covers a printed 6)", "wc-b"));
+  s.appendChild(label(8, 16, "Domain rows (dice on a printed 6)", "wc-b"));
   for (let c = 0; c < 3; c++) s.appendChild(domainRow(b, p, c, 24 + c * ROW_H));
 }
 
