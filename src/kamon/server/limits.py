@@ -11,8 +11,9 @@ its "theoretical arrival time", moved on by 1/rate per write and refused beyond 
 in one statement that PostgreSQL runs atomically (the row's lock serialises concurrent
 writes of one client, whichever process they reach). The table is UNLOGGED: a limit need
 not survive a crash, and its writes then skip the WAL. Each write a client makes costs
-one round trip to the database, off the event loop (docs/performance.md gives what that
-costs a move).
+one round trip to the database, off the event loop: measured with 50 busy games whose
+writes all come from one address (the worst case: one row), 0.25–0.6 ms more server CPU
+a move on 1–4 processes (docs/performance.md, "What the limits for strangers cost").
 """
 
 from __future__ import annotations
