@@ -339,3 +339,18 @@ def test_every_api_route_is_in_the_servers_documented_route_table(client: TestCl
             if method in ("GET", "POST", "WS"):
                 served.add((method, path))
     assert documented == served
+
+
+def test_unknown_routes_and_methods_answer_in_the_apis_shape_and_a_browser_gets_a_page(
+        client: TestClient) -> None:
+    """An unknown API route or method is `{"error"}` saying what was asked (not
+    Starlette's `{"detail"}`); a browser asking for an unknown page gets an HTML page
+    with a way back to the lobby; HEAD /api/health answers as GET does."""
+    r = client.get("/api/nope")
+    assert r.status_code == 404 and r.json() == {"error": "no such page or API route: /api/nope"}
+    r = client.put("/api/health", json={})
+    assert r.status_code == 405 and "PUT is not a method" in r.json()["error"]
+    r = client.get("/no/such/page", headers={"accept": "text/html,*/*"})
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert "No such page" in r.text and 'href="/"' in r.text
+    assert client.head("/api/health").status_code == 200

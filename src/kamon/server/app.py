@@ -164,6 +164,9 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         """Starlette's own refusals (no such route, a method the route does not take) in
         the API's shape, saying what was asked."""
         if exc.status_code == 404:
+            if not request.url.path.startswith("/api/") and \
+                    "text/html" in request.headers.get("accept", ""):
+                return FileResponse(WEB_DIR / "404.html", status_code=404)  # a browser's
             message = f"no such page or API route: {request.url.path[:200]}"
         elif exc.status_code == 405:
             message = f"{request.method} is not a method {request.url.path[:200]} takes"
