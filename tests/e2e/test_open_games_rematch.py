@@ -116,20 +116,25 @@ def test_a_rematch_offered_at_the_end_reaches_the_other_player_live(
     b.wait_for_selector("#rematch-link")  # pushed over the WebSocket: no reload
     new_id = server.api(f"/api/games/{gid}/rematch")["rematch"]["id"]
     assert new_id != gid
-    a.wait_for_url(f"**/play/{new_id}?token={tokens[0]}")
-    assert b.get_attribute("#rematch-link", "href") == f"/play/{new_id}?token={tokens[1]}"
+    a.wait_for_url(re.compile(rf"/play/{new_id}\?token="))
+    mine_a = a.url.split("token=")[1]
+    assert mine_a not in tokens.values()  # a seat of its own in the rematch
     assert b.locator("#rematch-button").is_hidden()
     b.click("#rematch-link")
-    b.wait_for_url(f"**/play/{new_id}?token=*")
+    b.wait_for_url(re.compile(rf"/play/{new_id}\?token="))
+    mine_b = b.url.split("token=")[1]
+    assert mine_b not in (*tokens.values(), mine_a)
     b.wait_for_selector("body[data-version='0']")
     assert b.get_attribute("body", "data-over") == "false"
-    p = server.api(f"/api/games/{new_id}?token={tokens[1]}")
+    p = server.api(f"/api/games/{new_id}?token={mine_b}")
     assert p["you"] == 1 and p["mode"] == "casual" and p["version"] == 0
     assert created["seats"][1]["name"] in b.inner_text("#identity")
-    # the finished game opened again still offers the rematch; a spectator may watch it
+    # the finished game opened again still offers the rematch, which takes the seat to
+    # its own token there again; a spectator may watch it
     open_play(a, created["seats"][0]["url"])
     a.wait_for_selector("#rematch-link")
-    assert a.get_attribute("#rematch-link", "href") == f"/play/{new_id}?token={tokens[0]}"
+    a.click("#rematch-link")
+    a.wait_for_url(f"**/play/{new_id}?token={mine_a}")
     watcher = new_page("watcher")
     open_play(watcher, server.url + f"/play/{gid}")
     watcher.wait_for_selector("#rematch-link")

@@ -271,7 +271,10 @@ def test_of_many_people_joining_the_last_seat_at_once_exactly_one_gets_it(
 
 # --- rematch -----------------------------------------------------------------------------
 
-def test_a_rematch_has_the_same_seats_and_tokens_and_a_new_deal(client: TestClient) -> None:
+def test_a_rematch_has_the_same_seats_with_tokens_of_their_own_and_a_new_deal(
+        client: TestClient) -> None:
+    """Each seat that asks gets its own token in the rematch (the finished game's does not
+    act there); asking again gives the same; the rematch is one game however many ask."""
     created = create(client, "white-castle", 2, ["human", "human"])
     gid = created["id"]
     tokens = {0: token_of(created, 0), 1: token_of(created, 1)}
@@ -288,13 +291,20 @@ def test_a_rematch_has_the_same_seats_and_tokens_and_a_new_deal(client: TestClie
     r = client.post(f"/api/games/{gid}/rematch", json={"token": tokens[1]})
     assert r.status_code == 201, r.text
     new = r.json()
-    assert new["id"] != gid and new["link"] == f"/play/{new['id']}?token={tokens[1]}"
+    assert new["id"] != gid and new["token"] not in tokens.values()
+    assert new["link"] == f"/play/{new['id']}?token={new['token']}"
     assert [s["kind"] for s in new["seats"]] == ["human", "human"]
-    for seat, tok in tokens.items():  # each old token is its seat in the new game
-        p = get(client, new["id"], tok)
-        assert p["you"] == seat and not p["over"] and p["version"] == 0
     again = client.post(f"/api/games/{gid}/rematch", json={"token": tokens[0]})
     assert again.status_code == 200 and again.json()["id"] == new["id"]
+    mine = {1: new["token"], 0: again.json()["token"]}
+    assert mine[0] != mine[1] and mine[0] not in tokens.values()
+    for seat, tok in mine.items():  # each seat's own token is its seat in the new game
+        p = get(client, new["id"], tok)
+        assert p["you"] == seat and not p["over"] and p["version"] == 0
+    for tok in tokens.values():  # the finished game's tokens do not act there
+        assert client.get(f"/api/games/{new['id']}", params={"token": tok}).status_code == 403
+    repeat = client.post(f"/api/games/{gid}/rematch", json={"token": tokens[1]})
+    assert repeat.json()["token"] == mine[1]  # (a reload, another tab: the same)
     assert client.get(f"/api/games/{gid}/rematch").json()["rematch"]["id"] == new["id"]
     server = client.app.state.live  # type: ignore[attr-defined]
     old_row = server.store.game(gid)
@@ -361,3 +371,25 @@ def test_on_postgresql_one_of_many_joiners_gets_the_last_seat_and_one_rematch_is
         assert sorted(m[1] for m in made) == [False, True]
     finally:
         store.close()
+
+
+def test_a_rematch_seat_revoked_by_the_operator_is_not_claimed_with_the_old_token(
+        client: TestClient) -> None:
+    """`kamon admin revoke` of a rematch's seat takes its claim away: the finished game's
+    token is refused there (403, saying the operator gave a new link) and the printed
+    link acts for the seat; the other seat still claims its own."""
+    from kamon.server import admin
+
+    created = create(client, "white-castle", 2, ["human", "human"])
+    gid = created["id"]
+    tokens = {0: token_of(created, 0), 1: token_of(created, 1)}
+    play_humans(client, gid, tokens)
+    new = client.post(f"/api/games/{gid}/rematch", json={"token": tokens[0]}).json()
+    live = client.app.state.live  # type: ignore[attr-defined]
+    link = admin.revoke_seat(live.store, new["id"], 2)
+    live.service.cache.drop(new["id"])
+    r = client.post(f"/api/games/{gid}/rematch", json={"token": tokens[1]})
+    assert r.status_code == 403 and "operator" in r.json()["error"]
+    assert get(client, new["id"], link.split("token=")[1])["you"] == 1
+    again = client.post(f"/api/games/{gid}/rematch", json={"token": tokens[0]})
+    assert again.status_code == 200 and again.json()["token"] == new["token"]

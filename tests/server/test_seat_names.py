@@ -148,7 +148,7 @@ def test_a_rematch_keeps_the_names_and_a_seat_may_bring_its_own(client: TestClie
                                                               "name": "Bob"})
     assert accepted.status_code == 200 and accepted.json()["id"] == new
     assert players(accepted.json()) == ["Alicia", "Bob"]
-    assert players(get(client, new, tokens[0])) == ["Alicia", "Bob"]
+    assert players(get(client, new, made.json()["token"])) == ["Alicia", "Bob"]
     assert players(get(client, gid)) == ["Alice", None]  # the finished game is as it was
 
 

@@ -172,7 +172,7 @@ def _delete_rows(cur: Any, store: Store, ids: list[str]) -> int:
     marks = ",".join("?" * len(ids))
     for table, column in (("actions", "game_id"), ("seats", "game_id"),
                           ("open_seats", "game_id"), ("rematches", "game_id"),
-                          ("rematches", "rematch_id")):
+                          ("rematches", "rematch_id"), ("rematch_claims", "game_id")):
         cur.execute(store.sql(f"DELETE FROM {table} WHERE {column} IN ({marks})"), tuple(ids))
     cur.execute(store.sql(f"DELETE FROM games WHERE id IN ({marks})"), tuple(ids))
     return int(cur.rowcount)
@@ -227,6 +227,8 @@ def revoke_seat(store: Store, game_id: str, seat: int) -> str:
                     (token_hash(token), gid, old.seat))
         cur.execute(store.sql("UPDATE open_seats SET token = ? WHERE game_id = ? AND seat = ? "
                               "AND token IS NOT NULL"), (token, gid, old.seat))
+        cur.execute(store.sql("DELETE FROM rematch_claims WHERE game_id = ? AND seat = ?"),
+                    (gid, old.seat))  # (the finished game's token no longer claims it)
         _note(cur, store, "revoke", gid, f"seat {seat}")
 
     for _ in range(20):  # a move stored between the reads and the update: read again
@@ -325,6 +327,9 @@ def prune(store: Store, finished_days: float, abandoned_days: float) -> dict[str
                               "AND game_id IN (SELECT id FROM games WHERE status <> "
                               "'playing')"))
         tokens = int(cur.rowcount)
+        cur.execute(store.sql("DELETE FROM rematch_claims WHERE game_id IN (SELECT id FROM "
+                              "games WHERE status <> 'playing')"))
+        tokens += int(cur.rowcount)
         cur.execute(store.sql("DELETE FROM bans WHERE until IS NOT NULL AND until <= ?"),
                     (now,))
         bans = int(cur.rowcount)

@@ -313,7 +313,6 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
             rematch.create, live.service, gid, data), doing=f"make the rematch of {gid}")
         if not new and data.get("name") is not None:
             live.named(made["id"])
-        made["link"] = f"/play/{made['id']}?token={data['token']}"
         _links(request, made)
         if new:
             live.rematch_made(gid, made["id"])

@@ -1,8 +1,12 @@
 """Rematch: a finished game's table plays again with a new deal — same game, options and
-seats, each human acting with the same token (no new secret is stored) and keeping the
-name it had; a seat that asks with a name (and had none there yet) takes it. The seed is the
-server's unless the finished game was a practice game and the request chooses one. One
-finished game has at most one rematch, however many ask at once.
+seats, each human seat keeping the name it had (a seat that asks with a name, and had
+none there yet, takes it). Each human seat of the rematch has a token of its own, handed
+to whoever asks for the rematch with that seat's token of the finished game (kept in
+`rematch_claims` while the rematch is played, as a public game's free seats keep theirs):
+a token revoked in one game (`kamon admin revoke`) does not act in the next, and revoking
+a seat of the rematch takes its claim away. The seed is the server's unless the finished
+game was a practice game and the request chooses one. One finished game has at most one
+rematch, however many ask at once.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from kamon.core.errors import KamonError
 from kamon.server.errors import ServiceError
 from kamon.server.names import player_name, seat_player
 from kamon.server.service import GameService, is_int
-from kamon.server.store import MAX_SEED, SeatRow
+from kamon.server.store import MAX_SEED, SeatRow, token_hash
 
 
 class _Exists(Exception):
@@ -70,7 +74,10 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
         except (KamonError, ValueError, TypeError) as exc:
             raise ServiceError(500, f"cannot set up the rematch: {exc}") from None
         new_id = secrets.token_urlsafe(9)
-        seats = [SeatRow(s.seat, s.kind, s.level, s.token_hash,
+        tokens = {s.seat: secrets.token_urlsafe(18) for s in loaded.seats
+                  if s.kind == "human"}
+        seats = [SeatRow(s.seat, s.kind, s.level,
+                         token_hash(tokens[s.seat]) if s.seat in tokens else None,
                          name if s.seat == seat and name is not None else s.player)
                  for s in loaded.seats]
         store = service.store
@@ -83,6 +90,9 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
                 raise _Exists(str(found[0]))
             cur.execute(store.sql("INSERT INTO rematches (game_id, rematch_id, created_at) "
                                    "VALUES (?,?,?)"), (game_id, new_id, row.updated_at))
+            cur.executemany(store.sql("INSERT INTO rematch_claims (game_id, seat, token) "
+                                      "VALUES (?,?,?)"),
+                            [(new_id, s, t) for s, t in tokens.items()])
             store.notify(cur, f"{game_id} rematch {new_id}")  # (other processes' sockets)
 
         try:
@@ -97,12 +107,33 @@ def create(service: GameService, game_id: str, body: Any) -> tuple[dict[str, Any
                 raise
     if not made and name is not None:
         service.name_seat(existing, seat, name)  # (if that seat has no name there yet)
-    return answer(service, existing, seat), made
+    mine = claim(service, existing, seat, loaded.seats[seat].token_hash) or token
+    return {**answer(service, existing, seat), "token": mine,
+            "link": f"/play/{existing}?token={mine}"}, made
+
+
+def claim(service: GameService, rematch_id: str, seat: int, old_hash: str | None
+          ) -> str | None:
+    """The token of `seat` in the rematch, for the holder of its token in the finished
+    game: its claim, if the rematch's seat still has that token (a seat revoked there has
+    no claim: 403); None for a rematch made before claims existed, whose seats share the
+    finished game's tokens."""
+    rows = service.store.query("SELECT token FROM rematch_claims WHERE game_id = ? AND "
+                               "seat = ?", (rematch_id, seat),
+                               f"read the rematch's seat {seat + 1}")
+    seats = service.store.seats(rematch_id)
+    held = seats[seat].token_hash if 0 <= seat < len(seats) else None
+    if rows and held == token_hash(str(rows[0][0])):
+        return str(rows[0][0])
+    if not rows and held is not None and held == old_hash:
+        return None
+    raise ServiceError(403, f"seat {seat + 1} of the rematch has a new invite link from the "
+                            "server's operator: ask them for it")
 
 
 def answer(service: GameService, rematch_id: str, seat: int | None) -> dict[str, Any]:
-    """What a seat is told of a rematch: the game, its seats, and its own link (the old
-    token carries over; the client holds it, so the link is given as a path to fill)."""
+    """What anyone is told of a rematch: the game, its seats, and the spectators' link
+    (`create` adds the asking seat's own token and link)."""
     loaded = service.load(rematch_id)
     state = loaded.state
     return {

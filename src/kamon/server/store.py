@@ -102,6 +102,13 @@ rematches_table = Table(  # a finished game's one rematch (rematch.py)
     Column("created_at", Float, nullable=False),
 )
 
+rematch_claims_table = Table(  # a rematch's seats' own tokens, each handed to whoever
+    "rematch_claims", metadata,   # holds that seat's token of the finished game (rematch.py)
+    Column("game_id", String(32), primary_key=True),  # the rematch
+    Column("seat", Integer, primary_key=True),
+    Column("token", String(64), nullable=False),
+)
+
 bans_table = Table(  # addresses refused by the operator (kamon admin ban; admin.py)
     "bans", metadata,
     Column("address", String(64), primary_key=True),  # an address or a network (CIDR)

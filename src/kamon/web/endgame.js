@@ -5,9 +5,9 @@
 // what each player did; the log gets a filter by player), read from the finished game's
 // replay, which the server computes from the record. A seat that asks for the rematch goes straight to its seat in it; every other
 // page of the finished game is told at once (the server tells every socket of the finished
-// game: {"type": "rematch", "id": ...}) and offers to accept it, which takes the player to
-// their seat in the new game. The seat's own token carries over to the rematch, so its
-// seat there is the new game with that token.
+// game: {"type": "rematch", "id": ...}) and offers to accept it, which asks the server for
+// this seat's own token in the rematch (each seat of a rematch has a new one, handed to
+// the holder of the seat's token here) and takes the player to their seat there.
 import { api, el } from "./api.js";
 import { cap, points, seatText, storedName } from "./names.js";
 import { logFilter, renderStats } from "./stats.js";
@@ -21,9 +21,9 @@ let statsTries = 0;
 
 const $ = id => document.getElementById(id);
 
-/** The page of a game: this seat's, or a spectator's without a token. */
+/** The page of a game for a spectator (a seat's own link comes from the server). */
 function playHref(id) {
-  return `/play/${encodeURIComponent(id)}` + (token ? `?token=${encodeURIComponent(token)}` : "");
+  return `/play/${encodeURIComponent(id)}`;
 }
 
 /** The panel in the "Game over" box (under the choices), made once. */
@@ -59,7 +59,8 @@ export function rematchOffered(id) {
   offer.replaceChildren(token ? "A rematch is ready (same seats, new deal): "
                               : "A rematch is being played: ",
     el("a", { id: "rematch-link", class: "rematch-link", href: playHref(id),
-              "data-game-id": id, text: token ? "accept it — go to your seat" : "watch it" }));
+              "data-game-id": id, text: token ? "accept it — go to your seat" : "watch it",
+              onclick: token ? (e => { e.preventDefault(); askRematch(); }) : null }));
   offer.hidden = false;
   $("rematch-button").hidden = true;
 }
@@ -74,7 +75,7 @@ async function askRematch() {
     const name = storedName();  // this seat's name in the rematch (it keeps its own if none)
     const made = await api(`/api/games/${encodeURIComponent(gameId)}/rematch`,
                            name ? { token, name } : { token });
-    location.assign(playHref(made.id));
+    location.assign(made.link);  // this seat's own token in the rematch
   } catch (e) {
     if (error) error.textContent = e.message;
     button.disabled = false;
