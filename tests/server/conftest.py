@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
@@ -269,3 +270,25 @@ def postgres_url() -> Iterator[str]:
         yield cluster.url
     finally:
         cluster.stop()
+
+
+def run_async(make: Any) -> Any:
+    """Run the coroutine `make()` to its end on an event loop of its own, in a thread (a
+    worker that ran the browser tests has Playwright's loop running in its main thread,
+    where asyncio.run refuses to start)."""
+    import threading
+
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["value"] = asyncio.run(make())
+        except BaseException as exc:  # noqa: BLE001 (raised again in the caller)
+            out["error"] = exc
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in out:
+        raise out["error"]
+    return out["value"]

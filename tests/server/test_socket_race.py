@@ -15,7 +15,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.server.conftest import ServerProcess
+from tests.server.conftest import ServerProcess, run_async
 
 TRIALS = 1000
 STREAMS = 8  # trials run side by side (each on games of its own)
@@ -97,7 +97,7 @@ def test_a_socket_opening_while_another_process_stores_a_move_sees_it(
             return list(await asyncio.gather(*(
                 _stream(a, b, TRIALS // STREAMS) for _ in range(STREAMS))))
 
-        missed = asyncio.run(run())
+        missed = run_async(run)
         assert sum(missed) == 0, f"{sum(missed)} of {TRIALS} sockets missed the move"
     finally:
         for s in servers:

@@ -18,6 +18,7 @@ from kamon.server import process
 from kamon.server.errors import ServiceError
 from kamon.server.live import LiveGames as Server
 from kamon.server.store import Store
+from tests.server.conftest import run_async
 
 
 def _games(server: Server, n: int) -> list[tuple[str, dict[int, str]]]:
@@ -56,7 +57,7 @@ def test_moves_of_many_games_are_stored_together_and_each_answered(db_path: Path
                                       for gid, t in games))
 
     try:
-        answers = asyncio.run(main())
+        answers = run_async(main)
         assert answers == [(200, 1)] * 24
         assert server.writer.batches < 24  # written together, not one commit each
         for gid, _ in games:  # stored, and what the cache holds is what was stored
@@ -79,7 +80,7 @@ def test_a_refused_write_in_a_batch_refuses_only_itself(db_path: Path) -> None:
                                       for (gid, _), body in zip(games, bodies, strict=True)))
 
     try:
-        answers = asyncio.run(main())
+        answers = run_async(main)
         assert [a[0] for a in answers] == [200, 409, 200, 403, 200, 422, 200, 200]
         assert "version 0, not 3" in answers[1][1]
         for i, (gid, _) in enumerate(games):
@@ -109,7 +110,7 @@ def test_a_move_checked_against_a_game_another_process_moved_is_a_409(
 
     try:
         assert server.service.cache.get(victim).version == 0  # type: ignore[union-attr]
-        answers = asyncio.run(main())
+        answers = run_async(main)
         assert answers[0] == (200, 1) and answers[2] == (200, 1)
         assert answers[1][0] == 409 and "another move was stored first" in answers[1][1]
         loaded = server.service.load(victim)
@@ -141,7 +142,7 @@ def test_a_write_that_fails_midway_takes_back_only_what_it_wrote(db_path: Path) 
 
     try:
         before = server.store.count_games()
-        first, second, made = asyncio.run(main())
+        first, second, made = run_async(main)
         assert first == second == (200, 1)
         assert isinstance(made, ServiceError) and made.status == 409
         assert server.store.count_games() == before  # the new game's rows were taken back
@@ -176,7 +177,7 @@ def test_a_failed_commit_refuses_every_write_of_its_batch_and_caches_none(
                                       for gid, t in games))
 
     try:
-        answers = asyncio.run(main())
+        answers = run_async(main)
         refused = [a for a in answers if a[0] == 503]
         assert refused and all("could not store a move in game" in a[1] for a in refused)
         for (gid, _), answer in zip(games, answers, strict=True):
@@ -198,7 +199,7 @@ def test_a_retried_move_in_the_writer_is_answered_as_the_first_time(db_path: Pat
         return [first, again]
 
     try:
-        assert asyncio.run(main()) == [(200, 1), (200, 1)]
+        assert run_async(main) == [(200, 1), (200, 1)]
         assert server.store.head(gid)[0] == 1
     finally:
         server.close()
@@ -209,7 +210,7 @@ def test_writes_after_shutdown_are_refused_with_503(db_path: Path) -> None:
     (gid, tokens), = _games(server, 1)
     body = _first_move(server, gid, tokens)
     server.close()
-    assert asyncio.run(_play(server, gid, body))[0] == 503
+    assert run_async(lambda: _play(server, gid, body))[0] == 503
 
 
 def test_the_server_freezes_start_up_objects_and_collects_less_often() -> None:
@@ -247,7 +248,7 @@ def test_a_failure_of_the_writer_itself_refuses_its_batch_and_the_writer_goes_on
                 await asyncio.wait_for(_play(server, gid, body), 30)]
 
     try:
-        first, second = asyncio.run(main())
+        first, second = run_async(main)
         assert first[0] == 500 and "ZeroDivisionError" in first[1]
         assert second == (200, 1)
         assert server.store.head(gid)[0] == 1
