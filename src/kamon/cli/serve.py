@@ -76,6 +76,9 @@ def serve(
     request_timeout: Annotated[float, typer.Option(
         help="seconds a request's head, and then its body, may take to arrive (slow "
              "clients are answered 408 and closed)")] = HEAD_SECONDS,
+    review_iterations: Annotated[int | None, typer.Option(
+        help="a post-game review's search budget a decision, in reference iterations "
+             "(default 4,000: about 0.6 CPU s a decision in I, Clansman)")] = None,
     bot_only_games: Annotated[int, typer.Option(
         help="games of bots only one client address may have going at once (0: refused "
              "on this server; -1: no limit); their bots think after every human's game's "
@@ -118,7 +121,8 @@ def serve(
             web = create_app(db, bot_workers=bot_workers, bot_delay=bot_delay,
                              max_body=max_body, rate=rate_limit, burst=rate_burst,
                              agents=kinds, docs=docs, metrics_from=metrics_from,
-                             log_requests=log_requests, bot_only_games=bot_only_games)
+                             log_requests=log_requests, bot_only_games=bot_only_games,
+                             review_iterations=review_iterations)
         except Exception as exc:  # an unreachable database, a bad URL, an unwritable file
             raise KamonError(f"cannot open the database {db!r}: {exc}") from None
         shown = db if "://" not in db else make_url(db).render_as_string(hide_password=True)

@@ -45,17 +45,49 @@ def review(record: GameRecord, seat: int, iterations: int = REVIEW_ITERATIONS,
     `guided`: the search of the `learned` level (the shipped network's values mixed in)
     instead of `hard`'s (the default: learned is not yet measured stronger, and costs
     more an iteration). KamonError for a seat the game does not have."""
+    decisions = [judge(record, seat, index, iterations, seed, guided)
+                 for index in decision_points(record, seat)]
+    return summary(record, seat, decisions, iterations)
+
+
+def decision_points(record: GameRecord, seat: int) -> list[int]:
+    """The indices in the record of `seat`'s decisions with a real choice (more than one
+    legal move): what a review judges, one by one (the server hands each to its bot
+    workers in turn). KamonError for a seat the game does not have."""
     game = get_game(record.game)
     if not 0 <= seat < record.players:
         raise KamonError(f"seat {seat} is not in this {record.players}-player game")
     state = game.new_game(record.players, record.seed, **record.options)
-    agent = _agent(record.game, iterations, seed, guided)
-    decisions: list[dict[str, Any]] = []
+    points = []
     for index, text in enumerate(record.actions):
         action = game.parse_action(state, text)
         if state.to_move == seat and len(state.legal_actions()) > 1:
-            decisions.append(_judge(state, seat, index, action.id, agent, game, seed))
+            points.append(index)
         state.apply(action)
+    return points
+
+
+def judge(record: GameRecord, seat: int, index: int, iterations: int = REVIEW_ITERATIONS,
+          seed: int = 0, guided: bool = False) -> dict[str, Any]:
+    """The decision at `index` of the record (one of `decision_points`): the bot's move
+    from the seat's view and what the chosen one cost."""
+    game = get_game(record.game)
+    state = game.new_game(record.players, record.seed, **record.options)
+    for text in record.actions[:index]:
+        state.apply(game.parse_action(state, text))
+    action = game.parse_action(state, record.actions[index])
+    return _judge(state, seat, index, action.id, _agent(record.game, iterations, seed,
+                                                        guided), game, seed)
+
+
+def summary(record: GameRecord, seat: int, decisions: list[dict[str, Any]],
+            iterations: int) -> dict[str, Any]:
+    """The review from its judged decisions: the three biggest mistakes (each decision
+    among them marked with its rank), the points lost, one line per round."""
+    game = get_game(record.game)
+    state = game.new_game(record.players, record.seed, **record.options)
+    for text in record.actions:
+        state.apply(game.parse_action(state, text))
     mistakes = sorted((d for d in decisions if d["cost"] >= MISTAKE),
                       key=lambda d: (-d["cost"], d["index"]))[:TOP]
     for rank, d in enumerate(mistakes, 1):

@@ -172,7 +172,8 @@ def _delete_rows(cur: Any, store: Store, ids: list[str]) -> int:
     marks = ",".join("?" * len(ids))
     for table, column in (("actions", "game_id"), ("seats", "game_id"),
                           ("open_seats", "game_id"), ("rematches", "game_id"),
-                          ("rematches", "rematch_id"), ("rematch_claims", "game_id")):
+                          ("rematches", "rematch_id"), ("rematch_claims", "game_id"),
+                          ("reviews", "game_id")):
         cur.execute(store.sql(f"DELETE FROM {table} WHERE {column} IN ({marks})"), tuple(ids))
     cur.execute(store.sql(f"DELETE FROM games WHERE id IN ({marks})"), tuple(ids))
     return int(cur.rowcount)

@@ -8,7 +8,6 @@ import base64
 import contextlib
 import functools
 import hashlib
-import importlib
 import json
 import logging
 import os
@@ -24,7 +23,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from kamon.games import GAMES, get_game
+from kamon.games import games, get_game
 from kamon.server import admin, logs, metrics, open_games, rematch, replays
 from kamon.server.errors import ServiceError, failure, http_refusal
 from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, parse_json
@@ -91,9 +90,8 @@ def _links(request: Request, answer: dict[str, Any], *places: dict[str, Any]) ->
 @functools.lru_cache(maxsize=8)
 def _component_texts(name: str) -> bytes:
     """A game's component texts as JSON (they never change while the server runs)."""
-    render = importlib.import_module(GAMES[name] + ".render")
-    texts = getattr(render, "component_texts", None)
-    return json.dumps({"components": texts() if callable(texts) else {}}).encode()
+    texts = get_game(name).component_texts
+    return json.dumps({"components": texts() if texts is not None else {}}).encode()
 
 
 DOCS_ASSETS = "/docs/assets"  # Swagger UI's script, styles and icon (from the package)
@@ -124,7 +122,8 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                agents: Mapping[str, PluginKind] | None = None, docs: bool = True,
                metrics_from: Sequence[str] | None = None,
                log_requests: bool = True,
-               bot_only_games: int = BOT_ONLY_GAMES) -> logs.RequestLog:
+               bot_only_games: int = BOT_ONLY_GAMES,
+               review_iterations: int | None = None) -> logs.RequestLog:
     """The web app over the database `db` (a path or URL): an ASGI app whose
     `.state.live` holds the live games. `rate` writes per second per client (0: no
     limit), after bursts of `burst` (default three seconds' worth). `agents`: plug-in
@@ -132,9 +131,12 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
     /openapi.json; `metrics_from`: the networks /metrics answers (default this machine);
     `log_requests`: a log line per request (logs.py). The operator's bans and changes
     hold from the outermost layer in (admin.Watch). `bot_only_games`: the unfinished
-    games of bots only one client may have (0: none; -1: no limit)."""
+    games of bots only one client may have (0: none; -1: no limit);
+    `review_iterations`: a post-game review's search budget a decision (default
+    kamon.learn.review's)."""
     workers = min(2, os.cpu_count() or 1) if bot_workers is None else bot_workers
-    live = LiveGames(db, workers, bot_delay)
+    live = LiveGames(db, workers, bot_delay, **(
+        {} if review_iterations is None else {"review_iterations": review_iterations}))
     live.service.add_agents(agents or {})
     live.service.bot_only_games = bot_only_games
 
@@ -194,6 +196,10 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         app.mount(DOCS_ASSETS, StaticFiles(directory=SWAGGER_DIR), name="docs-assets")
     app.add_route("/metrics", metrics.route(live, metrics_from), include_in_schema=False)
 
+    for game in games().values():  # each game's own browser files (its `web` folder)
+        if game.web is not None:
+            app.mount(f"/static/games/{game.name}", StaticFiles(directory=game.web),
+                      name=f"game-{game.name}")
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     sockets = GameSocket(live, limiter)
 
@@ -325,6 +331,20 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
         """The finished game's rematch, if one was made (null if not)."""
         return JSONBytes({"rematch": await live.read(rematch.made, live.service,
                                                      _game_id(game_id))})
+
+    @app.post("/api/games/{game_id}/review", response_class=JSONBytes)
+    async def ask_review(game_id: str, request: Request) -> JSONBytes:
+        """The review of the token's seat's decisions in the finished game, {token}:
+        started now (in the background, after the bots of games being played), or where
+        it stands, or the review itself once done (reviews.py)."""
+        gid, data = _game_id(game_id), await _body(request)
+        client = request.client.host if request.client else "?"
+        return JSONBytes(await live.reviews.request(gid, data.get("token"), client))
+
+    @app.get("/api/games/{game_id}/review", response_class=JSONBytes)
+    async def review_status(game_id: str, token: str | None = None) -> JSONBytes:
+        """Where the token's seat's review stands, and the review once done."""
+        return JSONBytes(await live.reviews.status(_game_id(game_id), token))
 
     guarded = Guard(app, max_body=max_body, limiter=limiter,
                     page_csp=lambda path: docs_csp if path == "/docs" else None)

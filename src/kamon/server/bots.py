@@ -232,6 +232,18 @@ class BotDriver:
             self.refused.popitem(last=False)
         log.warning("%s", message)
 
+    async def background(self, client: str, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(*args)` in the bot workers at the lowest priority, on `client`'s turn
+        (as a game of bots only: after every human's game's decision, on at most all but
+        one worker; a post-game review's decisions, reviews.py)."""
+        loop = asyncio.get_running_loop()
+
+        async def run() -> T:
+            result: T = await loop.run_in_executor(self.executor(), fn, *args)
+            return result
+
+        return await self.queue.run(client, False, run)
+
     def executor(self) -> Executor:
         """The bot pool, started on first use (seen through the metrics' timing)."""
         if self.pool is None:

@@ -15,11 +15,13 @@ from typing import Any, TypeVar
 
 import orjson
 
+from kamon.learn.review import REVIEW_ITERATIONS
 from kamon.server import faults, metrics
 from kamon.server.bots import BotDriver
 from kamon.server.errors import ServiceError
 from kamon.server.hub import Hub
 from kamon.server.notify import Claims, Listener
+from kamon.server.reviews import Reviews
 from kamon.server.service import GameService, Loaded
 from kamon.server.store import Store
 from kamon.server.views import payload_json, state_message
@@ -35,8 +37,10 @@ HOUSEKEEPING_SECONDS = 2.0  # stalled sockets closed, bots nobody drives taken o
 class LiveGames:
     """State shared by the routes: the service, the writer, the sockets, the bots."""
 
-    def __init__(self, db: str, bot_workers: int, bot_delay: float) -> None:
-        """Open the store; bot_workers 0 runs bots in a thread (for small machines)."""
+    def __init__(self, db: str, bot_workers: int, bot_delay: float,
+                 review_iterations: int = REVIEW_ITERATIONS) -> None:
+        """Open the store; bot_workers 0 runs bots in a thread (for small machines);
+        `review_iterations`: a post-game review's search budget a decision."""
         self.store = Store(db)
         self.service = GameService(self.store)
         self.writer = BatchWriter(self.store)
@@ -49,6 +53,8 @@ class LiveGames:
         self.behind: dict[str, int] = {}  # games being caught up: the newest version told
         self.bots = BotDriver(self.service, self.read, self.bot_move, self.spawn,
                               self.claims, bot_workers, bot_delay)
+        self.reviews = Reviews(self.service, self.read, self.bots.background, self.spawn,
+                               review_iterations)
 
     # --- life ------------------------------------------------------------------------
 

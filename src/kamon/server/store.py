@@ -29,6 +29,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     create_engine,
     event,
     inspect,
@@ -107,6 +108,18 @@ rematch_claims_table = Table(  # a rematch's seats' own tokens, each handed to w
     Column("game_id", String(32), primary_key=True),  # the rematch
     Column("seat", Integer, primary_key=True),
     Column("token", String(64), nullable=False),
+)
+
+reviews_table = Table(  # post-game reviews, computed once per seat (reviews.py)
+    "reviews", metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("status", String(8), nullable=False),  # "running", "done" or "failed"
+    Column("done", Integer, nullable=False),  # decisions judged so far
+    Column("total", Integer, nullable=False),  # decisions to judge
+    Column("result", Text),  # the review as JSON, once done (or the failure in words)
+    Column("client", String(64)),  # who asked (one review at a time per client)
+    Column("updated_at", Float, nullable=False),
 )
 
 bans_table = Table(  # addresses refused by the operator (kamon admin ban; admin.py)
