@@ -107,10 +107,10 @@ def test_a_rematch_offered_at_the_end_reaches_the_other_player_live(
     b = new_page("b")
     open_play(a, created["seats"][0]["url"])
     open_play(b, created["seats"][1]["url"])
-    for page in (a, b):
+    for page, tok in ((a, tokens[0]), (b, tokens[1])):
         page.wait_for_selector("body[data-over='true']")
         page.wait_for_selector("#rematch-button:visible")
-        assert page.get_attribute("#replay-link", "href") == f"/replay/{gid}"
+        assert page.get_attribute("#replay-link", "href") == f"/replay/{gid}?token={tok}"
     assert b.locator("#rematch-link").count() == 0
     a.click("#rematch-button")  # asking is accepting: a goes to its seat in the rematch
     b.wait_for_selector("#rematch-link")  # pushed over the WebSocket: no reload

@@ -76,7 +76,7 @@ def test_a_finished_game_opens_as_a_replay_that_steps_and_jumps_to_rounds(
     open_play(page, created["seats"][0]["url"])
     page.wait_for_selector("body[data-over='true']")
     page.click("#replay-link")
-    page.wait_for_url(f"**/replay/{gid}")
+    page.wait_for_url(f"**/replay/{gid}?token=*")  # (a seat's replay: with its review)
     at_step(page, 0)
 
     def server_step(k: int) -> dict[str, Any]:

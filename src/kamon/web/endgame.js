@@ -3,13 +3,15 @@
 // (the winners and every clan's score), the next steps — Replay, Rematch (for a seat) and
 // Back to the lobby — and the game's statistics (stats.js: the points through the game,
 // what each player did; the log gets a filter by player), read from the finished game's
-// replay, which the server computes from the record. A seat that asks for the rematch goes straight to its seat in it; every other
+// replay, which the server computes from the record; and, for a seat, the review of its own
+// decisions (review.js). A seat that asks for the rematch goes straight to its seat in it; every other
 // page of the finished game is told at once (the server tells every socket of the finished
 // game: {"type": "rematch", "id": ...}) and offers to accept it, which asks the server for
 // this seat's own token in the rematch (each seat of a rematch has a new one, handed to
 // the holder of the seat's token here) and takes the player to their seat there.
 import { api, el } from "./api.js";
 import { cap, points, seatText, storedName } from "./names.js";
+import { reviewPanel } from "./review.js";
 import { logFilter, renderStats } from "./stats.js";
 
 let gameId = null;
@@ -126,7 +128,12 @@ export function showEndgame(payload, id, seatToken) {
   if (!payload.over) return;
   showResult(payload);
   showStats(payload);
-  $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
+  if (token && !$("review-panel")) {  // the seat's own review, once asked for
+    box.append(reviewPanel({ gameId: id, token, href: index =>
+      `/replay/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}&step=${index}` }));
+  }
+  $("replay-link").href = `/replay/${encodeURIComponent(id)}`  // (a seat's: with its review)
+    + (token ? `?token=${encodeURIComponent(token)}` : "");
   const button = $("rematch-button");
   if (!$("rematch-link")) button.hidden = token === null;
   if (!asked) {

@@ -4,11 +4,15 @@
 // drawn with the game's own board module; the scores and the log follow the step.
 import { api, el } from "./api.js";
 import { cap, decisionOf, partyName as nameOfParty, seatLabel, withNames } from "./names.js";
+import { reviewPanel } from "./review.js";
 import { logFilter, renderStats } from "./stats.js";
 
-const MODULES = { "white-castle": "white_castle", "clansman": "clansman" };
 const parts = location.pathname.split("/").filter(Boolean);
 const gameId = parts.length > 1 ? decodeURIComponent(parts[1]) : null;
+const query = new URLSearchParams(location.search);
+const token = query.get("token");  // a seat's own link: its review is shown beside
+const firstStep = /^\d+$/.test(query.get("step") || "") ? Number(query.get("step")) : 0;
+let reviewed = null;   // the seat's review, once drawn: its mistakes marked on the timeline
 
 let answer = null;     // the server's answer for the step on screen
 let upload = null;     // {text, index} of an uploaded record
@@ -30,15 +34,17 @@ function fetchStep(step) {
   return api("/api/replays", { ...upload, step });
 }
 
-/** Load the board module, stylesheet and component words of a game (once). */
+/** Load the board module, stylesheet and component words of a game (once), from the
+ *  game's own folder (/static/games/<game>/: a game without a board shows the log). */
 async function prepare(game) {
   if (shownGame === game) return;
   shownGame = game;
-  const mod = MODULES[game];
-  const link = el("link", { rel: "stylesheet", href: `/static/games/${mod}.css` });
+  const link = el("link", { rel: "stylesheet", href: `/static/games/${game}/board.css` });
   const styled = new Promise(done => { link.onload = done; link.onerror = done; });
   document.head.append(link);
-  try { renderer = await import(`./games/${mod}.js`); } catch (e) { console.error(e); }
+  try { renderer = await import(`/static/games/${game}/board.js`); } catch (e) {
+    console.info(`no board for ${game}`);
+  }
   try { data = await api(`/api/data/${game}`); } catch (e) { /* words only */ }
   await styled;
 }
@@ -163,6 +169,7 @@ function show(a) {
   const slider = $("replay-slider");
   slider.max = String(a.steps);
   slider.value = String(a.step);
+  markMistakes();
   $("replay-start").disabled = $("replay-back").disabled = a.step === 0;
   $("replay-end").disabled = $("replay-forward").disabled = a.step === a.steps;
   showRounds(a);
@@ -179,6 +186,43 @@ function show(a) {
   showLog(a);
   showStats(a);
   $("replay-main").hidden = false;
+}
+
+/** The review's three biggest mistakes as marks on the timeline (under the slider), each
+ *  going to the position where that decision was made. */
+function markMistakes() {
+  const marks = $("review-marks");
+  if (!marks || !answer || !reviewed) return;
+  const steps = Math.max(1, answer.steps);
+  const lanes = [];  // the last mark's place on each line: marks close together stack
+  const buttons = reviewed.mistakes.map((index, rank) => ({ index, rank }))
+    .sort((a, b) => a.index - b.index).map(({ index, rank }) => {
+      const left = 100 * index / steps;
+      let lane = lanes.findIndex(last => left - last >= 8);
+      if (lane < 0) { lane = lanes.length; lanes.push(left); } else lanes[lane] = left;
+      const mark = el("button", {
+        type: "button", class: "review-mark", "data-index": String(index),
+        "data-rank": String(rank + 1), title: `your mistake ${rank + 1}: decision ${index + 1}`,
+        "aria-label": `go to your mistake ${rank + 1} (decision ${index + 1})`,
+        text: String(rank + 1), onclick: () => go(index) });
+      mark.style.left = `${left.toFixed(2)}%`;  // (the CSSOM: no style attribute)
+      mark.style.top = `${lane * 1.7}rem`;
+      return mark;
+    });
+  marks.style.height = `${Math.max(1, lanes.length) * 1.7}rem`;
+  marks.replaceChildren(...buttons);
+  marks.hidden = false;
+}
+
+/** The seat's review beside the replay (a seat's own link only). */
+function showReview() {
+  if (!gameId || !token || $("review-panel")) return;
+  const slider = $("replay-slider");
+  slider.after(el("div", { id: "review-marks", class: "review-marks", hidden: true }));
+  const panel = reviewPanel({ gameId, token, onJump: index => go(index),
+    onReview: review => { reviewed = review; markMistakes(); } });
+  panel.classList.add("replay-review");  // under the board, the whole width (a long read)
+  $("replay-stats").before(panel);
 }
 
 /** The game's statistics (the whole game's, the same at every step), drawn once. */
@@ -227,8 +271,11 @@ async function main() {
     if (t) $("explain").textContent = t.getAttribute("data-explain");
   });
   if (gameId) {
-    if (!(await go(0))) $("replay-status").textContent = "This game cannot be replayed.";
-    else $("replay-status").dataset.ready = "true";
+    if (!(await go(firstStep))) $("replay-status").textContent = "This game cannot be replayed.";
+    else {
+      $("replay-status").dataset.ready = "true";
+      showReview();
+    }
   } else {
     $("upload").hidden = false;
     $("replay-status").textContent = "Choose a game record to replay.";
