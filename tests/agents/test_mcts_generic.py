@@ -8,10 +8,27 @@ from typing import Any
 from kamon.agents import GreedyAgent, MCTSAgent
 from kamon.agents.base import hooks_for
 from kamon.agents.mcts import margin_rewards, terminal_rewards
+from kamon.core.game import GameBase
+from kamon.core.options import OptionSchema
 from kamon.core.protocol import Action, State
 from kamon.core.rng import Rng
 
 TAKE = (Action(0, "take 1"), Action(1, "take 2"), Action(2, "take 3"))
+
+
+class NimGame(GameBase):
+    """Nim's entry point: a game with no slot filled (no evaluation, nothing declared
+    hidden), never registered."""
+
+    name = "nim"
+    title = "Nim"
+    min_players = 2
+    max_players = 3
+    num_actions = 3
+    options = OptionSchema("Nim", 2, 3, [])
+
+
+NIM = NimGame()
 
 
 class Nim:
@@ -35,6 +52,11 @@ class Nim:
     def to_move(self) -> int | None:
         """The seat to move (None at the end)."""
         return None if self.pile == 0 else self.turn
+
+    @property
+    def game(self) -> NimGame:
+        """Nim's entry point."""
+        return NIM
 
     @property
     def num_players(self) -> int:

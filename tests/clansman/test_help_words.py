@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "kamon" / "web"
+WEB = Path(__file__).resolve().parents[2] / "src" / "kamon" / "games" / "clansman" / "web"
 
 
 def _words(source: str) -> str:
@@ -15,8 +15,8 @@ def _words(source: str) -> str:
     return " ".join(" ".join(re.findall(r'"((?:[^"\\]|\\.)*)"', source)).split())
 
 
-HELP = _words((WEB / "help" / "clansman.js").read_text())
-GUIDE = _words((WEB / "tutorial" / "clansman.js").read_text())
+HELP = _words((WEB / "help.js").read_text())
+GUIDE = _words((WEB / "tutorial.js").read_text())
 
 
 def test_iron_and_statues_are_kept() -> None:

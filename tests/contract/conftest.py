@@ -1,11 +1,13 @@
-"""The `game` fixture: every game registered in `kamon.games.GAMES`, in each of its set-ups.
+"""The `game` fixture: every game registered in `kamon.games`, in each of its set-ups.
 
-A registered game is tested by existing: each player count from `min_players` to
-`max_players` with the default options. EXTRA_SETUPS adds the set-ups a game's rules
-make different enough to test apart (the solo difficulties, the first game, Beginner and
-Expert, the small-table variant); INVARIANTS plugs in a game's own conservation checks
+A registered game is tested by existing: each player count it can be played with (the
+variant a count needs set, `OptionSchema.forced`), and the set-ups its option schema
+makes worth testing apart (`OptionSchema.setups`: each option a player may set at its last
+value, with what it requires: the solo difficulty, the first game, Expert and its Emperor
+cards, the small-table variant). INVARIANTS plugs in a game's own conservation checks
 (tests/<game>/invariants.py), run after every move of the contract's random play. A
-game with neither still gets every contract test, checked through the protocol alone.
+game with none still gets every contract test, checked through the protocol and its
+slots alone.
 """
 
 from __future__ import annotations
@@ -18,15 +20,7 @@ import pytest
 
 from kamon.core.protocol import Game, State
 from kamon.core.rng import Rng
-from kamon.games import GAMES, get_game
-
-# Set-ups beyond "each player count, default options", by game: (players, options).
-EXTRA_SETUPS: dict[str, list[tuple[int, dict[str, Any]]]] = {
-    "white-castle": [(1, {"difficulty": "hard"}), (3, {"first_game": True})],
-    "clansman": [(4, {"expert": True}), (4, {"expert": True, "emperor_side": "B"}),
-                 (2, {"variant": "small-table"}),
-                 (3, {"variant": "small-table", "expert": True})],
-}
+from kamon.games import games, get_game
 
 Check = Callable[[State, str], None]
 
@@ -131,12 +125,15 @@ class GameSetup:
 
 
 def all_setups() -> list[GameSetup]:
-    """Each registered game at each of its player counts, plus its EXTRA_SETUPS."""
-    out = []
-    for name in GAMES:
-        game = get_game(name)
-        out += [GameSetup(name, p) for p in range(game.min_players, game.max_players + 1)]
-        out += [GameSetup(name, p, dict(o)) for p, o in EXTRA_SETUPS.get(name, [])]
+    """Each registered game at each of its player counts, then the set-ups its option
+    schema makes (none twice)."""
+    out: list[GameSetup] = []
+    for name, game in games().items():
+        schema = game.options
+        for setup in [(n, schema.forced(n)) for n in schema.counts()] + schema.setups():
+            made = GameSetup(name, setup[0], dict(setup[1]))
+            if made not in out:
+                out.append(made)
     return out
 
 
@@ -146,6 +143,16 @@ SETUPS = all_setups()
 @pytest.fixture(params=SETUPS, ids=[s.id for s in SETUPS])
 def game(request: pytest.FixtureRequest) -> GameSetup:
     """Each registered game in each of its set-ups."""
+    setup: GameSetup = request.param
+    return setup
+
+
+OBSERVED_SETUPS = [s for s in SETUPS if s.entry.observation is not None]
+
+
+@pytest.fixture(params=OBSERVED_SETUPS, ids=[s.id for s in OBSERVED_SETUPS])
+def observed_game(request: pytest.FixtureRequest) -> GameSetup:
+    """Each set-up of the games with an `observation` slot (the research interfaces')."""
     setup: GameSetup = request.param
     return setup
 

@@ -9,20 +9,23 @@ from __future__ import annotations
 import pytest
 
 from kamon.core.protocol import Action, Game, State
+from kamon.core.registry import canonical as canonical_name
 from kamon.core.rng import Rng
-from kamon.games import ALIASES, GAMES, get_game
+from kamon.games import GAMES, get_game
 from tests.contract.conftest import GameSetup, canonical, ids_of, play_on
 from tests.contract.graph import frozen, mutables
 
 
 def test_every_name_and_alias_opens_a_registered_game() -> None:
-    """Each registry name gives a Game of that name; each alias gives a registered one."""
+    """Each registry name gives a Game of that name; each of its aliases (and its name
+    with '_' for '-') gives the same game."""
     for name in GAMES:
         entry = get_game(name)
         assert isinstance(entry, Game) and entry.name == name and entry.title
         assert 1 <= entry.min_players <= entry.max_players and entry.num_actions > 0
-    for alias, name in ALIASES.items():
-        assert name in GAMES and get_game(alias) is get_game(name), alias
+        assert entry.min_players <= entry.default_players <= entry.max_players
+        for alias in (*entry.aliases, name.replace("-", "_")):
+            assert canonical_name(alias) == name and get_game(alias) is entry, alias
 
 
 def test_a_new_game_is_a_state_of_the_set_up(game: GameSetup) -> None:

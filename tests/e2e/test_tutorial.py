@@ -25,8 +25,8 @@ from tests.e2e.conftest import (
     wait_version_after,
 )
 
-WEB = ROOT / "src" / "kamon" / "web"
-# Each game's guide (tutorial/<module>.js): its practice game and, step by step, the
+GAMES_DIR = ROOT / "src" / "kamon" / "games"
+# Each game's guide (games/<module>/web/tutorial.js): its practice game and, step by step, the
 # step's id, words of the decision (as the engine gives it and the status line says it, in
 # the second person: "Your turn: Choose a starting pair"), the suggested move's notation.
 GUIDES: dict[str, dict[str, Any]] = {
@@ -241,10 +241,10 @@ def test_got_it_folds_a_step_until_the_next_decision(server: Server,
 def test_the_fixed_deal_brings_the_decisions_the_guide_explains(server: Server,
                                                                  game: str) -> None:
     """Through the API, as the guide's practice game is set up (its SETUP in
-    tutorial/<game>.js): each of the human's first decisions is the one the guide
+    games/<game>/web/tutorial.js): each of the human's first decisions is the one the guide
     explains, with the suggested move legal, when the suggestions are played."""
     guide = GUIDES[game]
-    source = (WEB / "tutorial" / f"{guide['module']}.js").read_text()
+    source = (GAMES_DIR / guide["module"] / "web" / "tutorial.js").read_text()
     setup = guide["setup"]
     assert f"seed: {setup['seed']}" in source and f'"{setup["seats"][1]}"' in source
     created = server.create(setup["game"], setup["seats"], seed=setup["seed"])

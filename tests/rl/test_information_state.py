@@ -4,6 +4,7 @@ apart and only those, never forgets, and survives re-sampling and pickling."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import random
 from typing import Any
@@ -12,11 +13,9 @@ import numpy as np
 import pytest
 
 import kamon.rl  # noqa: F401  (registers the OpenSpiel games)
-from kamon.core.game_modules import game_module
 from kamon.core.rng import Rng
 from kamon.games import get_game
-from kamon.rl import recall as recall_module
-from kamon.rl.encoding import encoding
+from kamon.rl.encoding import Encoding, encoding
 from kamon.rl.recall import SLOTS, Recall, layout
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -49,7 +48,7 @@ def test_decisions_that_reveal_nothing_look_the_same_in_every_resampled_world(
     differed = 0
     for seed in range(4):
         state = get_game(game).new_game(players, seed=seed, **options)
-        key = game_module(state, "hidden").hidden_key  # type: ignore[union-attr]
+        key = state.game.hidden_key
         rng = random.Random(seed)
         t = 0
         while not state.is_over():
@@ -92,7 +91,7 @@ def test_the_tensor_decodes_to_the_history_and_the_observations_at_each_reveal(
         replay = get_game(game).new_game(state._setup[0], seed=kstate.seed,
                                          **state._setup[1])
         reveal_rows = vec[lay.reveals_start:].reshape(lay.max_reveals + 1, -1)
-        key = game_module(replay, "hidden").hidden_key  # type: ignore[union-attr]
+        key = replay.game.hidden_key
         expected = [(0, enc.observe(replay, player))]
         actors = []
         for i, aid in enumerate(kstate.history, 1):
@@ -185,19 +184,19 @@ def test_the_record_never_forgets_and_survives_pickling_and_resampling() -> None
     assert moved.information_state_string(2) == other.information_state_string(2)
 
 
-def test_a_game_longer_than_the_tensor_is_refused_not_truncated(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_longer_than_the_tensor_is_refused_not_truncated() -> None:
     """With the bounds lowered below a game's length, the tensor is refused with the reason
     and the bound's name; the observation still works."""
-    monkeypatch.setitem(recall_module.LIMITS, "white-castle", (10, 40))
+    shipped = encoding("white-castle")
+    enc = Encoding(shipped.game_name, shipped.game,
+                   dataclasses.replace(shipped.spec, recall_limits=(10, 40)))
     record = Recall("white-castle", 2, {}, 3)
     state = get_game("white-castle").new_game(2, seed=3)
     rng = random.Random(3)
     for _ in range(11):
         state.apply(rng.choice(state.legal_ids()))
     record.catch_up(list(state.history))
-    enc = encoding("white-castle")
-    with pytest.raises(ValueError, match="holds at most 10 .*LIMITS"):
+    with pytest.raises(ValueError, match="holds at most 10 .*recall_limits"):
         record.tensor(enc, 0, enc.observe(state, 0))
     with pytest.raises(ValueError, match="does not extend"):
         record.catch_up([999])

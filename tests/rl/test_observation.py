@@ -14,7 +14,8 @@ import pytest
 from kamon.core.protocol import State
 from kamon.core.rng import Rng
 from kamon.games import get_game
-from kamon.rl.encoding import encoding, markdown
+from kamon.rl.docs import markdown
+from kamon.rl.encoding import encoding
 
 ROOT = Path(__file__).resolve().parents[2]
 

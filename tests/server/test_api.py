@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from kamon.cli import app as cli_app
 from kamon.core.record import GameRecord, replay
+from kamon.games import games
 from tests.server.conftest import create, get, move, play_humans, token_of, wait_for
 
 
@@ -25,16 +26,25 @@ def snapshot(c: TestClient, gid: str) -> dict[str, Any]:
 
 # --- catalogue and data ------------------------------------------------------------------
 
-def test_catalog_lists_both_games_their_options_and_the_seat_kinds(client: TestClient) -> None:
+def test_catalog_lists_every_game_its_options_and_the_seat_kinds(client: TestClient) -> None:
+    """The catalogue lists every registered game (in the registry's order) with the
+    options a player may set, as each game's option schema declares them."""
     cat = client.get("/api/catalog").json()
     names = {g["name"]: g for g in cat["games"]}
-    assert set(names) == {"white-castle", "clansman"}
+    assert list(names) == list(games())
+    for name, g in games().items():
+        assert names[name]["options"] == g.options.catalog(), name
     assert names["white-castle"]["min_players"] == 1
     assert "difficulty" in names["white-castle"]["options"]
     assert "expert" in names["clansman"]["options"]
     assert "data_overlay" not in names["white-castle"]["options"]
     assert names["clansman"]["variant_min_players"] == 2
     assert names["clansman"]["variant_options"] == {"variant": "small-table"}
+    assert names["clansman"]["forced"] == {"2": {"variant": "small-table"},
+                                           "3": {"variant": "small-table"}}
+    side = names["clansman"]["options"]["emperor_side"]
+    assert [c["label"] for c in side["choices"]] == ["side A", "side B"]
+    assert side["requires"] == {"expert": True} and side["default"] == "A"
     kinds = [s["kind"] for s in cat["seats"]]
     assert kinds[0] == "human" and {"easy", "normal", "hard", "random"} <= set(kinds)
 
@@ -101,7 +111,7 @@ def test_create_with_options_sets_the_game_up_with_them(client: TestClient) -> N
     ({"game": "white-castle", "players": 2, "options": {"colour": "red"}},
      "unknown option"),
     ({"game": "white-castle", "players": 2, "options": {"first_game": "yes"}},
-     "must be a bool"),
+     "first_game must be true or false"),
     ({"game": "white-castle", "players": 2, "options": {"data_overlay": {}}},
      "unknown option"),
     ({"game": "white-castle", "players": 2, "seed": -1}, "'seed' must be an integer"),

@@ -198,8 +198,9 @@ def test_bad_simulate_options_are_refused(tmp_path: Path, args: list[str],
 
 
 def test_an_unknown_game_has_no_features() -> None:
-    """The features lookup names an unknown game instead of guessing."""
-    from kamon.sim.features import features_of
+    """The features slot is read from a registered game: an unknown one is named, not
+    guessed."""
+    from kamon.games import get_game
 
     with pytest.raises(KamonError, match="unknown game"):
-        features_of("chess")
+        assert get_game("chess").features is not None

@@ -5,6 +5,7 @@ fields are edited in place, and outside its tables (where it falls back to the v
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from typing import Any
@@ -18,7 +19,7 @@ from kamon.games.white_castle import GAME, observation_state
 from kamon.games.white_castle.observation import SIZE, _cap, encode
 from kamon.games.white_castle.observation_state import encode_state
 from kamon.games.white_castle.state import WhiteCastleState
-from kamon.rl.encoding import encoding
+from kamon.rl.encoding import Encoding, encoding
 
 SETUPS: list[tuple[int, dict[str, Any]]] = [
     (1, {"difficulty": "easy"}),
@@ -173,17 +174,19 @@ def test_float32_division_equals_the_rounded_float64_cap() -> None:
         assert fast.dtype == np.float32 and fast.tobytes() == want.tobytes(), c
 
 
-def test_the_rl_encoding_observes_through_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_rl_encoding_observes_through_the_fast_path() -> None:
     """Encoding.observe calls encode_state and equals observe_view (the definition)."""
-    enc = encoding("white-castle")
+    shipped = encoding("white-castle")
     calls = []
     real = observation_state.encode_state
+    assert shipped.spec.encode_state is real  # the game's observation slot has the fast path
 
     def spy(state: Any, seat: int | None) -> np.ndarray:
         calls.append(seat)
         return real(state, seat)
 
-    monkeypatch.setattr(observation_state, "encode_state", spy)
+    enc = Encoding(shipped.game_name, shipped.game,
+                   dataclasses.replace(shipped.spec, encode_state=spy))
     for state in play(2, {}, 11)[::10]:
         for seat in seats(state):
             assert enc.observe(state, seat).tobytes() == enc.observe_view(state, seat).tobytes()

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from kamon.games.white_castle.render import component_texts
 
-WEB = Path(__file__).resolve().parents[2] / "src" / "kamon" / "web"
-HELP = (WEB / "help" / "white_castle.js").read_text()
-GUIDE = (WEB / "tutorial" / "white_castle.js").read_text()
-BOARD = (WEB / "games" / "white_castle" / "domains.js").read_text()
+WEB = Path(__file__).resolve().parents[2] / "src" / "kamon" / "games" / "white_castle" / "web"
+HELP = (WEB / "help.js").read_text()
+GUIDE = (WEB / "tutorial.js").read_text()
+BOARD = (WEB / "domains.js").read_text()
 
 
 def _words(source: str) -> str:

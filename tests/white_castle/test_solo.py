@@ -86,9 +86,9 @@ def test_solo_setup_is_a_two_player_setup_with_a_random_starting_pair() -> None:
 
 def test_solo_default_difficulty_and_bad_values() -> None:
     assert GAME.new_game(1, 1).options["difficulty"] == "medium"
-    with pytest.raises(ValueError, match="easy, medium or hard"):
+    with pytest.raises(ValueError, match="'easy', 'medium' or 'hard'"):
         GAME.new_game(1, 1, difficulty="brutal")
-    with pytest.raises(ValueError, match="solo game only"):
+    with pytest.raises(ValueError, match="games of 1 player only"):
         GAME.new_game(2, 1, difficulty="hard")
 
 

@@ -1,6 +1,6 @@
 """What search agents need from a game beyond the core protocol, with generic fallbacks.
 
-A game may ship `kamon.games.<game>.evaluation` with any of:
+A game's `evaluation` slot (`kamon.core.game`; a module of the game's own) may hold any of:
 
 - `values(state) -> list[float]`: every clan's estimated final points (search rewards);
 - `evaluate(state, seat) -> float`: how good the position is for the seat (greedy);
@@ -13,10 +13,6 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
 - `fresh_search_evaluation(state) -> (values, evaluate)`: the same for an MCTS search
   of `state`'s game, when the search judges positions with other weights than greedy
   (default: `fresh_evaluation()`);
-- `hidden(state) -> hashable`: the hidden information as it stands (deck orders, the
-  RNG); a move that leaves it unchanged used none of it, so its outcome is the same in
-  every determinization (MCTS then keeps the position on its node instead of replaying
-  the moves on every iteration; without it, it replays them);
 - `sampler(state, seat) -> (rng -> State)`: the same samples, with what they share
   prepared once (a search draws one per iteration from the same position);
 - `greedy_depth: int`: how many of its own consecutive decisions greedy looks ahead
@@ -40,8 +36,12 @@ A game may ship `kamon.games.<game>.evaluation` with any of:
   iteration budget by it, so a level thinks about as long in every game.
 
 Without it, values are the current score totals (`scores()[q]['total']`), candidates
-are all legal actions, and determinization is the state's own `determinize`. The hooks
-are found from the state's class (its module's package), so an agent needs no game name.
+are all legal actions, and determinization is the state's own `determinize`. The game's
+`hidden_key` slot (the hidden information as it stands: deck orders, the RNG) is the
+search's `hidden` hook: a move that leaves it unchanged used none of it, so its outcome
+is the same in every determinization (MCTS then keeps the position on its node instead
+of replaying the moves on every iteration; without it, it replays them). The hooks come
+from the state's game (`state.game`), so an agent needs no game name.
 """
 
 from __future__ import annotations
@@ -50,7 +50,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
 from kamon.core.rng import Rng
 
@@ -134,9 +133,8 @@ def hooks_for(state: State) -> GameHooks:
     found = _CACHE.get(cls)
     if found is not None:
         return found
-    package = cls.__module__.rpartition(".")[0]
-    module: Any = game_module(state, "evaluation") if package.startswith("kamon.games.") \
-        else None
+    game = state.game
+    module: Any = game.evaluation
     values = getattr(module, "values", None) or _score_values
     evaluate = getattr(module, "evaluate", None) or _relative(values)
     candidates = getattr(module, "candidates", None) or _legal_ids
@@ -146,7 +144,7 @@ def hooks_for(state: State) -> GameHooks:
     found = GameHooks(values, evaluate, candidates, determinize,
                       has_evaluation=module is not None and hasattr(module, "values"),
                       sampler=sampler,
-                      hidden=getattr(module, "hidden", None),
+                      hidden=game.hidden_key,
                       turn=getattr(module, "turn", None),
                       temperature=getattr(module, "reward_temperature", None),
                       fresh_evaluation=fresh,

@@ -455,7 +455,7 @@ def _check_fit(spec: Spec, policy: _Policy, game: str) -> None:
     with _LOCK:
         if key in _FITS:
             return
-    from kamon.games import GAMES
+    from kamon.core.registry import games
 
     enc = _encoding(game)
     if isinstance(policy, _TorchPolicy):
@@ -464,7 +464,7 @@ def _check_fit(spec: Spec, policy: _Policy, game: str) -> None:
     if (policy.obs_size, policy.num_actions) != (enc.size, enc.num_actions):
         obs = "?" if policy.obs_size is None else str(policy.obs_size)
         acts = "?" if policy.num_actions is None else str(policy.num_actions)
-        fits = [_title(g) for g in GAMES if g != game and
+        fits = [_title(g) for g in games() if g != game and
                 (_encoding(g).size, _encoding(g).num_actions) == (policy.obs_size,
                                                                    policy.num_actions)]
         hint = (f"; it fits {' and '.join(fits)}" if fits else
@@ -478,14 +478,11 @@ def _check_fit(spec: Spec, policy: _Policy, game: str) -> None:
 
 
 def game_of(state: State) -> str | None:
-    """The registry name of a state's game, from its class's package (None if unknown)."""
-    from kamon.games import GAMES
+    """The registry name of a state's game (None for a state of no registered game)."""
+    from kamon.core.registry import games
 
-    module = type(state).__module__
-    for name, package in GAMES.items():
-        if module == package or module.startswith(package + "."):
-            return name
-    return None
+    game = state.game
+    return game.name if games().get(game.name) is game else None
 
 
 class PolicyAgent:
@@ -572,11 +569,9 @@ def illegal_message(name: str, spec: str, state: State, chosen: Any,
                 "state.legal_actions() or an action id)")
     who = repr(name) if name == spec else f"{name!r} ({spec})"
     seat = state.to_move
-    namer = getattr(state, "name", None)
-    seat_name = str(namer(seat)) if callable(namer) and seat is not None else f"seat {seat}"
-    decision = len(getattr(state, "history", [])) + 1
-    now = getattr(state, "decision_text", None)
-    doing = f": {now()}" if callable(now) else ""
+    seat_name = state.name(seat) if seat is not None else f"seat {seat}"
+    decision = len(state.history) + 1
+    doing = f": {state.decision_text()}"
     shown = ", ".join(f"{a.id} {a.text!r}" for a in legal[:LEGAL_SHOWN])
     more = f" and {len(legal) - LEGAL_SHOWN} more" if len(legal) > LEGAL_SHOWN else ""
     return (f"agent {who} playing {seat_name} chose {what} at decision {decision} of the "
@@ -586,12 +581,7 @@ def illegal_message(name: str, spec: str, state: State, chosen: Any,
 
 def _action_text(state: State, aid: int) -> str:
     """An action id's notation in the state's game ('' if out of range or unknown)."""
-    game = game_of(state)
-    if game is None:
-        return ""
-    from kamon.games import get_game
-
-    g = get_game(game)
+    g = state.game
     if not 0 <= aid < g.num_actions:
         return ""
     try:
@@ -619,10 +609,9 @@ def build_plugin(text: str, seed: int, game: str | None = None) -> PluginAgent:
 
 def _canonical(game: str) -> str:
     """A game's registry name (aliases resolved)."""
-    from kamon.games import get_game
+    from kamon.core.registry import canonical
 
-    name: str = get_game(game).name
-    return name
+    return canonical(game)
 
 
 def agent_labels(specs: Iterable[str], game: str | None = None) -> dict[str, str]:

@@ -1,5 +1,6 @@
-"""The `kamon` Typer app, its entry point, the game options every command shares and the
-error handling: a mistake a person can fix prints one red line and exits with code 2."""
+"""The `kamon` Typer app, its entry point, the backend flags several commands share and the
+error handling: a mistake a person can fix prints one red line and exits with code 2.
+(The game options' flags are made from the games' option schemas: `kamon.cli.options`.)"""
 
 from __future__ import annotations
 
@@ -15,24 +16,13 @@ from kamon.core.errors import KamonError
 
 app = typer.Typer(
     name="kamon",
-    help="Play, simulate and study The White Castle and I, Clansman.",
+    help="Play, simulate and study tabletop games: The White Castle, I, Clansman and more.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
 
-# Game options shared by play, simulate and tournament (build_options turns them into
-# the game's options).
-FirstGameOpt = Annotated[bool, typer.Option("--first-game",
-                                            help="the rulebook's first-game setup")]
-ExpertOpt = Annotated[bool, typer.Option("--expert", help="the Expert game (I, Clansman)")]
-EmperorSideOpt = Annotated[str | None, typer.Option(
-    "--emperor-side", help="Expert game: side of the Emperor cards, A or B")]
-VariantOpt = Annotated[str | None, typer.Option(
-    help="an optional variant, e.g. small-table (I, Clansman, unofficial 2-3 players)")]
-DifficultyOpt = Annotated[str | None, typer.Option(
-    help="solo game (--players 1): the rival's difficulty, easy, medium or hard")]
 # Where simulate and tournament run their games.
 BackendOpt = Annotated[str, typer.Option(
     help="where games run: local (--jobs processes) or ray (a Ray cluster, or a local Ray "

@@ -10,7 +10,8 @@ from kamon.cli.app import (
     friendly_errors,
     make_console,
 )
-from kamon.games import GAMES, get_game
+from kamon.core.options import DESIGNER, PLAYER
+from kamon.core.registry import games
 
 
 @app.command("games")
@@ -18,13 +19,15 @@ def list_games() -> None:
     """List the games kamon can play, and the bot levels with what each is in that game."""
     console = make_console()
     with friendly_errors():
-        for name in sorted(GAMES):
-            game = get_game(name)
+        for name, game in games().items():
             counts = (str(game.min_players) if game.min_players == game.max_players
                       else f"{game.min_players}-{game.max_players}")
+            flags = [o.flag + (f" {'|'.join(str(c.value) for c in o.choices)}"
+                               if o.choices else "")
+                     for o in game.options.settable((PLAYER, DESIGNER))]
             console.print(Text.assemble(
                 (name, "bold"), f"  {game.title}, {counts} players; "
-                f"options: {', '.join(game.options) or 'none'}"))
+                f"options: {', '.join(flags) or 'none'}"))
             words = level_words()
             for level, text in level_summaries(game.new_game(game.min_players, 0)).items():
                 console.print(Text.assemble(f"  level {level}: {words[level]}",

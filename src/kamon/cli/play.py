@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -15,26 +15,20 @@ from rich.text import Text
 
 from kamon.agents import Agent, agent_seed, make_agent
 from kamon.cli.app import (
-    DifficultyOpt,
-    EmperorSideOpt,
-    ExpertOpt,
-    FirstGameOpt,
-    VariantOpt,
     app,
     friendly_errors,
     make_console,
 )
+from kamon.cli.options import game_flags, options_from_flags
 from kamon.cli.session import Session, confirm_quit, load_session, offer_save
 from kamon.cli.shared import (
     HUMAN,
     MAX_DECISIONS,
     Feed,
-    build_options,
     check_agents,
     decision_of,
     describe,
     echo,
-    effective_options,
     new_game,
     parse_seats,
     save_record,
@@ -120,6 +114,7 @@ def ask_human(console: Console, game: Game, state: State, seat: int,
 
 
 @app.command()
+@game_flags
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play, e.g. white-castle")],
     seats: Annotated[str | None, typer.Option(
@@ -131,15 +126,8 @@ def play(
     players: Annotated[int | None, typer.Option(
         help="number of players: you and bots (1 = solo against the rival, where the game "
              "has one)")] = None,
-    difficulty: DifficultyOpt = None,
     seed: Annotated[int | None, typer.Option(help="set-up and dice seed (random if omitted)")
                     ] = None,
-    first_game: FirstGameOpt = False,
-    expert: ExpertOpt = False,
-    emperor_side: EmperorSideOpt = None,
-    variant: VariantOpt = None,
-    data_overlay: Annotated[Path | None, typer.Option(
-        help="JSON file correcting the component data (also: KAMON_DATA_OVERLAY)")] = None,
     save: Annotated[Path | None, typer.Option(help="write the game record to this file")
                     ] = None,
     load: Annotated[Path | None, typer.Option(
@@ -147,6 +135,7 @@ def play(
                     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q",
                                         help="with no human seat: only the result")] = False,
+    option_flags: dict[str, Any] | None = None,
 ) -> None:
     """Play a game in the terminal; bots move by themselves, humans type their moves."""
     console = make_console()
@@ -164,18 +153,17 @@ def play(
         else:
             if seats is None:
                 seats = ",".join(["human"] + ["random"] *
-                                 ((players or max(3, game.min_players)) - 1))
+                                 ((players or min(max(3, game.min_players), game.max_players)) - 1))
             kinds = parse_seats(seats)
             if players is not None and players != len(kinds):
                 raise KamonError(f"--players {players} but --seats names {len(kinds)} seats")
-            opts = build_options(game, first_game, data_overlay, difficulty, expert,
-                                 emperor_side, variant)
+            opts = options_from_flags(game, option_flags or {})
             if seed is None:
                 seed = secrets.randbelow(2**31)
             session = Session(game, len(kinds), seed, opts,
                               new_game(game, len(kinds), seed, opts))
         state = session.state
-        used = effective_options(state, opts)
+        used = state.options
         labels = check_agents(kinds, game)  # every plug-in loaded and fitted first
         bots: dict[int, Agent] = {p: make_agent(k, agent_seed(seed, p), game=game.name)
                                   for p, k in enumerate(kinds) if k != HUMAN}
@@ -259,4 +247,4 @@ def play(
         console.print(score_table(state, names))
         console.print(winner_line(state))
         if save is not None:
-            save_record(console, save, game, state, seed, opts, kinds)
+            save_record(console, save, game, state, seed, kinds)

@@ -18,7 +18,6 @@ from kamon.cli.shared import (
     Feed,
     decision_of,
     echo,
-    effective_options,
     score_table,
     seat_text,
     winner_line,
@@ -85,7 +84,7 @@ def replay(
         if record.seats:
             console.print(Text("Seats: ") + Text(", ").join(
                 Text.assemble(seat_text(state, p), f" = {k}") for p, k in enumerate(record.seats)))
-        for line in game.describe_options(effective_options(state, record.options)):
+        for line in game.describe_options(state.options):
             console.print(Text(f"  · {line}", style="dim"))
         feed = Feed(state)
         feed.collect()

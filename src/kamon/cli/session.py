@@ -109,7 +109,6 @@ def offer_save(console: Console, session: Session, seats: list[str],
         if not answer:
             return
         path = Path(answer)
-    save_record(console, path, session.game, session.state, session.seed, session.options,
-                seats)
+    save_record(console, path, session.game, session.state, session.seed, seats)
     console.print(Text(f"Resume it with: kamon play {session.game.name} --load {path}",
                        style="green"))

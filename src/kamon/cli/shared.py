@@ -3,7 +3,6 @@ setting a game up, the score table, the winner line, saving a record, the event 
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +26,6 @@ from rich.text import Text
 from kamon.agents import AGENTS, agent_spec
 from kamon.agents.plugin import FORMS, looks_like_plugin
 from kamon.core.errors import KamonError
-from kamon.core.overlay import load_overlay_file
 from kamon.core.protocol import Action, Game, State
 from kamon.core.record import GameRecord
 
@@ -36,22 +34,11 @@ MAX_DECISIONS = 100_000  # a game that needs more is stuck: report it instead of
 SEAT_STYLE = {"blue": "bold dodger_blue1", "yellow": "bold yellow", "red": "bold red",
               "green": "bold green", "orange": "bold dark_orange", "teal": "bold cyan",
               "pink": "bold hot_pink"}
-CATEGORY_LABELS = {
-    "during_game": "CP scored during the game",
-    "coins_seals": "coins + seals (1 CP per 5)",
-    "resources": "resources",
-    "passage_of_time": "Passage of Time",
-    "courtiers": "courtiers",
-    "warriors": "warriors",
-    "gardeners": "gardeners",
-    "total": "total",
-}
 
 
 def seat_name(state: State, seat: int) -> str:
-    """A seat's name as the game calls it (a clan colour), or 'seat N'."""
-    namer = getattr(state, "name", None)
-    return str(namer(seat)) if callable(namer) else f"seat {seat + 1}"
+    """A seat's name as the game calls it (a clan colour)."""
+    return state.name(seat)
 
 
 def seat_text(state: State, seat: int, suffix: str = "") -> Text:
@@ -61,22 +48,19 @@ def seat_text(state: State, seat: int, suffix: str = "") -> Text:
 
 
 def decision_of(state: State) -> str:
-    """What is being decided now, when the game can say it."""
-    fn = getattr(state, "decision_text", None)
-    return str(fn()) if callable(fn) else f"{seat_name(state, state.to_move or 0)} to move"
+    """What is being decided now, in the game's words."""
+    return state.decision_text()
 
 
 def describe(state: State, action: Action) -> str:
-    """What a move would do, in words, when the game can say it ('' otherwise)."""
-    fn = getattr(state, "describe", None)
-    text = str(fn(action.id)) if callable(fn) else ""
+    """What a move would do, in words ('' when that is just its notation)."""
+    text = state.describe(action.id)
     return "" if text == action.text else text
 
 
-def effective_options(state: State, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options the game really used (it may add some, e.g. an overlay from the env)."""
-    used = getattr(state, "options", None)
-    return dict(used) if isinstance(used, Mapping) else dict(options)
+def category_label(state: State, category: str) -> str:
+    """A score category in the game's words ('coins + seals (1 CP per 5)')."""
+    return state.game.score_labels.get(category, category.replace("_", " "))
 
 
 def parse_seats(text: str) -> list[str]:
@@ -123,58 +107,14 @@ def check_agents(specs: Sequence[str], game: Game) -> dict[str, str]:
     return agent_labels([s for s in specs if s != HUMAN], game.name)
 
 
-OVERLAY_ENV = "KAMON_DATA_OVERLAY"
-
-
-def build_options(game: Game, first_game: bool, data_overlay: Path | None,
-                  difficulty: str | None = None, expert: bool = False,
-                  emperor_side: str | None = None, variant: str | None = None
-                  ) -> dict[str, Any]:
-    """The game options from the command-line flags (only those the game has)."""
-    opts: dict[str, Any] = {}
-    for flag, key, value in (("--expert", "expert", True if expert else None),
-                             ("--emperor-side", "emperor_side",
-                              emperor_side.strip().upper() if emperor_side else None),
-                             ("--variant", "variant", variant.strip().lower() if variant
-                              else None)):
-        if value is not None:
-            if key not in game.options:
-                raise KamonError(f"{game.title} has no option {flag}")
-            opts[key] = value
-    if difficulty is not None:
-        if "difficulty" not in game.options:
-            raise KamonError(f"{game.title} has no solo difficulty (--difficulty)")
-        opts["difficulty"] = difficulty.lower()
-    if first_game:
-        if "first_game" not in game.options:
-            raise KamonError(f"{game.title} has no first-game setup (--first-game)")
-        opts["first_game"] = True
-    if data_overlay is None and os.environ.get(OVERLAY_ENV) and "data_overlay" in game.options:
-        data_overlay = Path(os.environ[OVERLAY_ENV])
-    if data_overlay is not None:
-        if "data_overlay" not in game.options:
-            raise KamonError(f"{game.title} takes no data overlay (--data-overlay)")
-        opts["data_overlay"] = load_overlay(game, data_overlay)
-    return opts
-
-
-def load_overlay(game: Game, path: Path) -> dict[str, Any]:
-    """Read a data-overlay file (a JSON object, or one keyed by the game's name)."""
-    return load_overlay_file(str(path), game.name)
-
-
 def new_game(game: Game, players: int, seed: int, options: Mapping[str, Any]) -> State:
     """Set a game up, turning a bad player count or option into a KamonError."""
-    if not game.min_players <= players <= game.max_players and "variant" not in options:
-        counts = (str(game.min_players) if game.min_players == game.max_players
-                  else f"{game.min_players}-{game.max_players}")
-        raise KamonError(f"{game.title} takes {counts} players, got {players}"
-                         + (" (a variant may allow others: --variant)"
-                            if "variant" in game.options else ""))
     try:
         return game.new_game(players, seed, **options)
     except (TypeError, ValueError) as exc:
-        raise KamonError(f"cannot set up {game.title}: {exc}") from None
+        needed = {k: v for k, v in game.options.forced(players).items() if k not in options}
+        hint = "".join(f" (give {game.options[k].flag} {v})" for k, v in needed.items())
+        raise KamonError(f"cannot set up {game.title}: {exc}{hint}") from None
 
 
 def score_table(state: State, labels: Sequence[str], title: str = "Final scores") -> Table:
@@ -192,7 +132,7 @@ def score_table(state: State, labels: Sequence[str], title: str = "Final scores"
         tb.add_column(head, justify="right")
     cats = [k for k in scores[0] if k != "total"] if scores else []
     for cat in cats:
-        tb.add_row(CATEGORY_LABELS.get(cat, cat.replace("_", " ")),
+        tb.add_row(category_label(state, cat),
                    *(str(s.get(cat, 0)) for s in scores))
     tb.add_section()
     tb.add_row("Total", *(str(s["total"]) for s in scores), style="bold")
@@ -220,9 +160,9 @@ def winner_line(state: State) -> Text:
 
 
 def save_record(console: Console, path: Path, game: Game, state: State, seed: int,
-                options: Mapping[str, Any], seats: list[str]) -> None:
-    """Write the game record and say where it went."""
-    record = GameRecord.of(game.name, state, seed, effective_options(state, options),
+                seats: list[str]) -> None:
+    """Write the game record (with the options the game used) and say where it went."""
+    record = GameRecord.of(game.name, state, seed, dict(state.options),
                            game.action_text, seats)
     try:
         record.save(path)

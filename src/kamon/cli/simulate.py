@@ -14,22 +14,16 @@ from rich.text import Text
 
 from kamon.cli.app import (
     BackendOpt,
-    DifficultyOpt,
-    EmperorSideOpt,
-    ExpertOpt,
-    FirstGameOpt,
     RayAddressOpt,
-    VariantOpt,
     app,
     fail,
     friendly_errors,
     make_console,
 )
+from kamon.cli.options import game_flags, options_from_flags
 from kamon.cli.shared import (
-    CATEGORY_LABELS,
-    build_options,
+    category_label,
     check_agents,
-    effective_options,
     games_progress,
     new_game,
     seat_agents,
@@ -86,7 +80,7 @@ def sim_summary(state: State, agents: Sequence[str], table: pa.Table, elapsed: f
             continue
         if cat == "total":
             cat_tb.add_section()
-        cat_tb.add_row(CATEGORY_LABELS.get(cat, cat.replace("_", " ")),
+        cat_tb.add_row(category_label(state, cat),
                        f"{vals.mean():.2f}", str(vals.min()), str(vals.max()),
                        style="bold" if cat == "total" else "")
     decisions = float(column(table, "game_decisions")[first_rows].mean()) if n else 0.0
@@ -117,9 +111,12 @@ def agent_table(table: pa.Table, labels: dict[str, str]) -> Table:
 
 
 @app.command()
+@game_flags
 def simulate(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to simulate")],
-    players: Annotated[int, typer.Option(help="number of players")] = 4,
+    players: Annotated[int | None, typer.Option(
+        help="number of players (default: the game's usual count, 4 in both of kamon's "
+             "board games)")] = None,
     games: Annotated[int, typer.Option(
         help="number of deals (seeds): with mixed agents each deal is played once from "
              "every rotation of the seats, so GAMES x rotations games (4 for a,b,c,d or "
@@ -145,13 +142,7 @@ def simulate(
     ray_address: RayAddressOpt = None,
     batch_size: Annotated[int | None, typer.Option(
         help="games per batch (default: about 8 batches per worker, at most 500)")] = None,
-    first_game: FirstGameOpt = False,
-    expert: ExpertOpt = False,
-    emperor_side: EmperorSideOpt = None,
-    variant: VariantOpt = None,
-    difficulty: DifficultyOpt = None,
-    data_overlay: Annotated[Path | None, typer.Option(
-        help="JSON file correcting the component data")] = None,
+    option_flags: dict[str, Any] | None = None,
 ) -> None:
     """Play many seeded bot games and summarise wins and scores."""
     console = make_console()
@@ -160,6 +151,7 @@ def simulate(
         from kamon.sim.simulation import parts_dir, plan_run, run_plan
 
         game = get_game(game_name)
+        players = players if players is not None else game.default_players
         if games < 1:
             raise KamonError("--games must be at least 1")
         if batch_size is not None and batch_size < 1:
@@ -171,10 +163,9 @@ def simulate(
                              "and seat) or .jsonl (game records)")
         names = seat_agents(agents, players)
         labels = check_agents(names, game)  # unknown names, plug-ins that do not load or fit
-        opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
-                             variant)
+        opts = options_from_flags(game, option_flags or {})
         probe = new_game(game, players, seed, opts)  # fails early on bad options
-        used = effective_options(probe, opts)
+        used = dict(probe.options)
         records = out is not None and out.suffix.lower() == ".jsonl"
         spec = SimSpec(game.name, players, tuple(names), used, records=records,
                        rotate=not fixed_seats)

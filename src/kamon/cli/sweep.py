@@ -4,7 +4,7 @@ simulation on the same seeds) and report chosen metrics against the value."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -13,33 +13,34 @@ from rich.text import Text
 
 from kamon.cli.app import (
     BackendOpt,
-    DifficultyOpt,
-    EmperorSideOpt,
-    ExpertOpt,
-    FirstGameOpt,
     RayAddressOpt,
-    VariantOpt,
     app,
     fail,
     friendly_errors,
     make_console,
 )
-from kamon.cli.shared import build_options, check_agents, games_progress, seat_agents
+from kamon.cli.options import game_flags, options_from_flags
+from kamon.cli.shared import check_agents, games_progress, seat_agents
 from kamon.core.errors import KamonError
 from kamon.games import get_game
 from kamon.sim.backends import check_backend, default_jobs, open_backend
 
 
 @app.command()
+@game_flags
 def sweep(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to simulate")],
     vary: Annotated[list[str], typer.Option(
         help="PATH=V1,V2,...: a component value in overlay terms and the values to try, e.g. "
-             "gardens.cards[id=plant_1].cp=6,9,12 (twice: every pair of values)")],
+             "gardens.cards[id=plant_1].cp=6,9,12; or an option of the game, e.g. "
+             "expert=false,true (its name alone: every value it allows); twice: every pair "
+             "of values")],
     out: Annotated[Path, typer.Option(
         help="folder: one results file per value (<value>.parquet, resumable), the report "
              "sweep.html + sweep.md")],
-    players: Annotated[int, typer.Option(help="number of players")] = 4,
+    players: Annotated[int | None, typer.Option(
+        help="number of players (default: the game's usual count, 4 in both of kamon's "
+             "board games)")] = None,
     games: Annotated[int, typer.Option(help="games per value (the same seeds for each)")] = 100,
     seed: Annotated[int, typer.Option(help="seed of the first game (game i uses seed+i)")] = 0,
     agents: Annotated[str | None, typer.Option(
@@ -57,33 +58,32 @@ def sweep(
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
     batch_size: Annotated[int | None, typer.Option(help="games per batch")] = None,
-    first_game: FirstGameOpt = False,
-    expert: ExpertOpt = False,
-    emperor_side: EmperorSideOpt = None,
-    variant: VariantOpt = None,
-    difficulty: DifficultyOpt = None,
-    data_overlay: Annotated[Path | None, typer.Option(
-        help="JSON overlay every value starts from (the varied path is set over it)")] = None,
+    option_flags: dict[str, Any] | None = None,
 ) -> None:
     """Simulate each value of a component (same seeds) and report metrics against it."""
     console = make_console()
     with friendly_errors():
-        from kamon.core.overlay_paths import parse_vary
-        from kamon.sim.sweep import analyse_sweep, parse_targets, plan_sweep, run_sweep
+        from kamon.sim.sweep import (
+            analyse_sweep,
+            parse_axis,
+            parse_targets,
+            plan_sweep,
+            run_sweep,
+        )
         from kamon.sim.sweep_report import closest_text, estimate_text, write_sweep_report
 
         game = get_game(game_name)
+        players = players if players is not None else game.default_players
         if games < 1:
             raise KamonError("--games must be at least 1")
         backend = check_backend(backend, ray_address)
         jobs = default_jobs(backend, jobs)
-        varies = [parse_vary(v) for v in vary]
+        varies = [parse_axis(game.name, v) for v in vary]
         metrics = [m.strip() for ms in metric or [] for m in ms.split(",") if m.strip()]
         targets = parse_targets(target or [])
         names = seat_agents(agents, players)
         check_agents(names, game)
-        opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
-                             variant)
+        opts = options_from_flags(game, option_flags or {})
         plan = plan_sweep(game.name, players, names, opts, varies, seed, games, out)
         points = len(plan.points)
         console.print(Text(f"Sweeping {' × '.join(v.path for v in varies)} in {game.title}: "

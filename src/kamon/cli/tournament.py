@@ -11,18 +11,13 @@ from rich.text import Text
 
 from kamon.cli.app import (
     BackendOpt,
-    DifficultyOpt,
-    EmperorSideOpt,
-    ExpertOpt,
-    FirstGameOpt,
     RayAddressOpt,
-    VariantOpt,
     app,
     friendly_errors,
     make_console,
 )
+from kamon.cli.options import game_flags, options_from_flags
 from kamon.cli.shared import (
-    build_options,
     check_agents,
     games_progress,
     new_game,
@@ -67,6 +62,7 @@ def tournament_tables(result: TournamentResult) -> list[Any]:
 
 
 @app.command()
+@game_flags
 def tournament(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play")],
     agents: Annotated[str, typer.Option(
@@ -91,13 +87,7 @@ def tournament(
         help="results.parquet or .csv: the results data of kamon simulate (one row per game "
              "and clan, with the deal's seed, the rotation and the agent in each seat), for "
              "kamon report")] = None,
-    first_game: FirstGameOpt = False,
-    expert: ExpertOpt = False,
-    emperor_side: EmperorSideOpt = None,
-    variant: VariantOpt = None,
-    difficulty: DifficultyOpt = None,
-    data_overlay: Annotated[Path | None, typer.Option(
-        help="JSON file correcting the component data")] = None,
+    option_flags: dict[str, Any] | None = None,
 ) -> None:
     """Play agents against each other with rotated seats: win rates, intervals, ratings."""
     console = make_console()
@@ -110,8 +100,7 @@ def tournament(
                              "and clan)")
         names = parse_agents(agents)
         check_agents(names, game)  # unknown names, plug-ins that do not load or fit the game
-        opts = build_options(game, first_game, data_overlay, difficulty, expert, emperor_side,
-                             variant)
+        opts = options_from_flags(game, option_flags or {})
         seats = players if players is not None else min(max(len(names), game.min_players),
                                                         game.max_players)
         new_game(game, seats, seed, opts)  # fails early on bad options or player counts

@@ -33,13 +33,17 @@ Examples:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from kamon.core.errors import IllegalAction
 from kamon.core.loading import show
 from kamon.core.rng import Rng
+
+if TYPE_CHECKING:
+    from kamon.core.options import OptionSchema
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,17 +123,92 @@ class State(Protocol):
     def describe(self, action_id: int) -> str:
         """What choosing this action now would do, in words."""
 
+    @property
+    def game(self) -> Game:
+        """The game this state is a position of (its entry point, with its slots)."""
+
 
 @runtime_checkable
 class Game(Protocol):
-    """A game's entry point: its name, player counts, options and action space."""
+    """A game's entry point: its name, player counts, options (a typed schema,
+    `kamon.core.options`), action space, and its extension slots (`kamon.core.game`:
+    each None when the game has none)."""
 
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    num_actions: int
-    options: Mapping[str, Any]
+    @property
+    def name(self) -> str:
+        """The registry name ('white-castle')."""
+
+    @property
+    def title(self) -> str:
+        """The title people read ('The White Castle')."""
+
+    @property
+    def min_players(self) -> int:
+        """The fewest players of the official game."""
+
+    @property
+    def max_players(self) -> int:
+        """The most players of the official game."""
+
+    @property
+    def default_players(self) -> int:
+        """The player count tools use when none is given."""
+
+    @property
+    def num_actions(self) -> int:
+        """The size of the fixed action space."""
+
+    @property
+    def options(self) -> OptionSchema:
+        """The options, declared (`kamon.core.options.OptionSchema`)."""
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """Other names that find the game."""
+
+    @property
+    def evaluation(self) -> Any:
+        """Slot: the search's evaluation hooks (`kamon.agents.base`), or None."""
+
+    @property
+    def hidden_key(self) -> Callable[[Any], tuple[Any, ...]] | None:
+        """Slot: everything a state hides, one part per item, or None."""
+
+    @property
+    def same_view_for_every_seat(self) -> bool:
+        """Slot: no seat sees what a spectator does not."""
+
+    @property
+    def observation(self) -> Any:
+        """Slot: the research interfaces' vector (`kamon.core.layout.Observation`), or None."""
+
+    @property
+    def features(self) -> Any:
+        """Slot: the simulation results' extra columns (`kamon.core.game.Features`)."""
+
+    @property
+    def component_texts(self) -> Callable[[], dict[str, Any]] | None:
+        """Slot: words for every component, or None."""
+
+    @property
+    def recent(self) -> Any:
+        """Slot: the last turns of parties without a seat, or None."""
+
+    @property
+    def stats(self) -> Any:
+        """Slot: a finished game's statistics, or None."""
+
+    @property
+    def presentation(self) -> Mapping[str, str]:
+        """Slot: the lobby's words (pitch, players, length)."""
+
+    @property
+    def score_labels(self) -> Mapping[str, str]:
+        """Slot: words for the score categories."""
+
+    @property
+    def web(self) -> Path | None:
+        """The folder of the game's browser files, if it has one."""
 
     def new_game(self, players: int, seed: int, **options: Any) -> State:
         """Set up a new game (all randomness from `seed`)."""
@@ -148,6 +227,9 @@ class Game(Protocol):
 
     def describe_options(self, options: Mapping[str, Any]) -> Sequence[str]:
         """Lines describing a game's options (and data provenance) for a setup line."""
+
+    def setup_words(self, players: int, options: Mapping[str, Any]) -> str:
+        """A game's set-up in a few words (the lobby's lists)."""
 
 
 # Digits an action id written as text may have (no game has a billion actions).

@@ -1,6 +1,6 @@
 """What just happened, for a front end that marks it: each other seat's last turn since
 a viewer's own last decision, and the last turn of each party without a seat (from the
-game's optional games/<game>/recent.py: the solo rival).
+game's `recent` slot: the solo rival).
 
 A turn here is a seat's latest run of consecutive decisions. Each says the seat, its
 moves' notation (a board finds the elements they touched by it), the log lines they
@@ -13,7 +13,6 @@ import bisect
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
 
 
@@ -53,8 +52,8 @@ def recent_turns(state: State, moves: Sequence[Move], marks: list[int], log: lis
         if len(seen) >= players:
             break
         end = start
-    helper = getattr(game_module(state, "recent"), "party_turns", None)
-    for turn in helper(state, log) if helper is not None else ():
+    recent = state.game.recent
+    for turn in recent.party_turns(state, log) if recent is not None else ():
         if turn["log_from"] >= turn["log_to"]:
             continue
         written = bisect.bisect_right(marks, turn["log_from"])  # the move that wrote it

@@ -11,7 +11,6 @@ from typing import Any
 import orjson
 
 from kamon.core.errors import IllegalAction
-from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
 from kamon.core.rng import Rng
 
@@ -75,11 +74,9 @@ def reveals_by_sampling(before: State, aid: int, after: State, seat: int) -> boo
 
 
 def hidden_key_of(state: State) -> Callable[[Any], Hashable] | None:
-    """The game's optional `hidden_key(state)` (games/<game>/hidden.py): everything the
-    state hides (deck orders, the random generator) as one comparable value; None for a
-    game without one."""
-    key: Callable[[Any], Hashable] | None = getattr(game_module(state, "hidden"),
-                                                     "hidden_key", None)
+    """The game's `hidden_key` slot: everything the state hides (deck orders, the random
+    generator) as one comparable value; None for a game without one."""
+    key: Callable[[Any], Hashable] | None = state.game.hidden_key
     return key
 
 

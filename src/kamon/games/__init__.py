@@ -1,27 +1,18 @@
-"""The games kamon knows, by name. Each is a package exposing `GAME`."""
+"""The games kamon knows: one package each, found by `kamon.core.registry` (a package
+here that declares `GAME` is a game; so is an installed entry point of `kamon.games`).
+`get_game(name)` is a game's entry point; `GAMES` every game by name."""
 
 from __future__ import annotations
 
-import importlib
+from typing import Any
 
-from kamon.core.errors import KamonError
-from kamon.core.protocol import Game
+from kamon.core.registry import canonical, games, get_game
 
-GAMES: dict[str, str] = {
-    "white-castle": "kamon.games.white_castle",
-    "clansman": "kamon.games.clansman",
-}
-
-ALIASES: dict[str, str] = {"white_castle": "white-castle", "wc": "white-castle",
-                           "i-clansman": "clansman", "i_clansman": "clansman"}
+__all__ = ["GAMES", "canonical", "games", "get_game"]
 
 
-def get_game(name: str) -> Game:
-    """The GAME object of a game by name (e.g. 'white-castle')."""
-    key = ALIASES.get(name, name)
-    if key not in GAMES:
-        known = ", ".join(sorted(GAMES))
-        raise KamonError(f"unknown game {name!r}; known games: {known}")
-    module = importlib.import_module(GAMES[key])
-    game: Game = module.GAME
-    return game
+def __getattr__(name: str) -> Any:
+    """`GAMES`: every registered game by name (found on first use)."""
+    if name == "GAMES":
+        return games()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,17 +8,18 @@
   stepped together in this process, a native `gymnasium.vector.VectorEnv` (batched
   observations and masks, same-step auto-reset; `opponents=None` for self-play, the caller
   moving for whichever seat is to move; see `kamon.rl.vector_env`);
-- importing this package registers the OpenSpiel games `python_kamon_white_castle` and
-  `python_kamon_clansman` (`pyspiel.load_game(name, {"players": 3, ...})`), and the
-  Gymnasium ids `kamon/WhiteCastle-v0` and `kamon/Clansman-v0` (`gymnasium.make(id,
+- importing this package registers, for every game with an observation, the OpenSpiel
+  game `python_kamon_<game>` (`python_kamon_white_castle`: `pyspiel.load_game(name,
+  {"players": 3, ...})`, its parameters from the game's option schema) and the
+  Gymnasium id `kamon/<Game>-v0` (`kamon/WhiteCastle-v0`: `gymnasium.make(id,
   seat=0, opponents="normal", ...)`, the same environment as `make_gym_env`; and
   `gymnasium.make_vec(id, num_envs=N, ...)` builds `make_vector_env`'s batched environment
   through the ids' `vector_entry_point`, `vectorization_mode="sync"` a `SyncVectorEnv` of
   `make_gym_env`s).
 
-Games by registry name ("white-castle", "clansman"); options go to `GAME.new_game`
-(The White Castle: `difficulty` for the solo game, `first_game`; I, Clansman: `expert`,
-`emperor_side`, `variant`, ...). All three share one observation encoding per game
+Games by registry name ("white-castle", "clansman"); options go to `GAME.new_game` (each
+game's option schema, `GAME.options`, lists them). All three share one observation
+encoding per game
 (`kamon.rl.encoding`, documented field by field in docs/OBSERVATIONS.md), built from a
 seat's `view` only. Needs the `rl` extra (`pip install kamon[rl]`).
 """
@@ -28,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from kamon.rl.encoding import REWARD_MODES, Encoding, encoding
+from kamon.rl.encoding import REWARD_MODES, Encoding, encoding, observed_games
 
 if TYPE_CHECKING:
     from gymnasium.vector import AutoresetMode
@@ -97,11 +98,13 @@ def _register_gymnasium() -> None:
                                kwargs={"game": game})
 
 
-GYM_IDS = {"kamon/WhiteCastle-v0": "white-castle", "kamon/Clansman-v0": "clansman"}
+# Every registered game with an observation: its Gymnasium id (`kamon/WhiteCastle-v0`
+# for white-castle) and its OpenSpiel name (`python_kamon_white_castle`).
+GYM_IDS = {"kamon/" + "".join(w.title() for w in g.split("-")) + "-v0": g
+           for g in observed_games()}
 _register_gymnasium()
 OPENSPIEL = _register_openspiel()
-OPENSPIEL_GAMES = {"white-castle": "python_kamon_white_castle",
-                   "clansman": "python_kamon_clansman"}
+OPENSPIEL_GAMES = {g: "python_kamon_" + g.replace("-", "_") for g in observed_games()}
 
 __all__ = ["GYM_IDS", "OPENSPIEL", "OPENSPIEL_GAMES", "REWARD_MODES", "Encoding", "encoding", "make_env",
            "make_gym_env", "make_vector_env"]

@@ -1,26 +1,25 @@
 """The one encoding layer all three research interfaces share: observation, mask, rewards.
 
-A game offers its observation in `kamon.games.<game>.observation` (found generically, the
-way agents find `evaluation.py`), with:
+A game offers its observation in its `observation` slot (`kamon.core.layout.Observation`):
 
-- `SIZE: int` and `encode(view) -> np.ndarray` (float32, shape (SIZE,), values in [0, 1]),
+- `size` and `encode(view) -> np.ndarray` (float32, shape (size,), values in [0, 1]),
   built only from `state.view(seat)`: the definition of the observation;
-- optionally, in `kamon.games.<game>.observation_state`, `encode_state(state, seat) ->
-  np.ndarray`: the same vector read straight from the state (only what `seat` may see),
-  without building the view: the fast path every interface uses (about 6x faster in
-  both games); tests hold it equal to `encode(state.view(seat))` bit for bit;
-- `FIELDS`: the named slices (name, start, size, meaning, repeat, stride);
-- `MARGIN_SCALE: float`: the score margin that counts as decisive (the "margin" reward).
+- optionally `encode_state(state, seat) -> np.ndarray`: the same vector read straight
+  from the state (only what `seat` may see), without building the view: the fast path
+  every interface uses (about 6x faster in both games); the contract suite holds it
+  equal to `encode(state.view(seat))` bit for bit;
+- `fields`: the named slices (name, start, size, meaning, repeat, stride, cap);
+- `margin_scale`: the score margin that counts as decisive (the "margin" reward).
 
 `Encoding.observe(state, seat)` is that vector, `Encoding.mask(state)` the legal actions
 as an int8 vector over `GAME.num_actions`, and `final_rewards(state, mode, scale)` the
 end-of-game rewards of the seats (see `REWARD_MODES`). PettingZoo, Gymnasium and OpenSpiel
-all go through here, so they see the same numbers.
+all go through here, so they see the same numbers. (`kamon.rl.docs` writes the fields
+and rewards as docs/OBSERVATIONS.md.)
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -30,8 +29,9 @@ from typing import Any
 import numpy as np
 
 from kamon.core.errors import KamonError
+from kamon.core.layout import Observation
 from kamon.core.protocol import Game, State
-from kamon.games import ALIASES, GAMES, get_game
+from kamon.core.registry import canonical, get_game
 
 REWARD_MODES: dict[str, str] = {
     "placement": (
@@ -41,24 +41,23 @@ REWARD_MODES: dict[str, str] = {
         "sharing places share the mean of those places' rewards (two shared winners of 4 "
         "clans get (1 + 1/3)/2 each). The rewards of all clans sum to 0."),
     "margin": (
-        "(own total - best other clan's total) / MARGIN_SCALE, clipped to [-1, 1] "
-        "(MARGIN_SCALE: 50 points in The White Castle, 30 VPs in I, Clansman)."),
+        "(own total - best other clan's total) / the game's margin scale, clipped to "
+        "[-1, 1] (each game's section gives its scale)."),
 }
 
 
 @dataclass(frozen=True)
 class Encoding:
-    """A game's observation encoding and action space, found from its name."""
+    """A game's observation encoding and action space, from its `observation` slot."""
 
     game_name: str
     game: Game
-    module: Any
-    state_module: Any = None  # the game's observation_state module, if it has one
+    spec: Observation
 
     @property
     def size(self) -> int:
         """Length of the observation vector."""
-        return int(self.module.SIZE)
+        return self.spec.size
 
     @property
     def num_actions(self) -> int:
@@ -68,31 +67,27 @@ class Encoding:
     @property
     def margin_scale(self) -> float:
         """The score margin that earns the full 'margin' reward."""
-        return float(self.module.MARGIN_SCALE)
+        return float(self.spec.margin_scale)
 
     @property
     def fields(self) -> Sequence[Any]:
         """The named slices of the observation vector."""
-        return tuple(self.module.FIELDS)
+        return self.spec.fields
 
     def observe(self, state: State, seat: int | None) -> np.ndarray:
         """The observation vector of `seat` (None: a spectator): the game's fast
         `encode_state` when it has one, else the encoding of `state.view(seat)`."""
-        vec: np.ndarray = (self.state_module.encode_state(state, seat)
-                           if self.state_module is not None
-                           else self.module.encode(state.view(seat)))
-        return vec
+        fast = self.spec.encode_state
+        return fast(state, seat) if fast is not None else self.spec.encode(state.view(seat))
 
     def observe_view(self, state: State, seat: int | None) -> np.ndarray:
         """The observation vector by its definition, the encoding of `state.view(seat)`
         (what the fast path is tested against, and the slow path benchmarks compare)."""
-        vec: np.ndarray = self.module.encode(state.view(seat))
-        return vec
+        return self.spec.encode(state.view(seat))
 
     def encode_view(self, view: dict[str, Any]) -> np.ndarray:
         """The observation vector of a view already taken."""
-        vec: np.ndarray = self.module.encode(view)
-        return vec
+        return self.spec.encode(view)
 
     def mask(self, state: State) -> np.ndarray:
         """The legal actions now as 0/1 int8 over the action space (all 0 at the end)."""
@@ -121,33 +116,25 @@ class Encoding:
 
 def canonical_name(game: str) -> str:
     """The registry name of a game ('white-castle', 'clansman'); KamonError if unknown."""
-    key = ALIASES.get(game, game)
-    if key not in GAMES:
-        raise KamonError(f"unknown game {game!r}; known games: {', '.join(sorted(GAMES))}")
-    return key
+    return canonical(game)
+
+
+def observed_games() -> list[str]:
+    """The registered games that have an observation (the research interfaces' games)."""
+    from kamon.core.registry import games
+
+    return [name for name, g in games().items() if g.observation is not None]
 
 
 @cache
 def encoding(game: str) -> Encoding:
-    """The Encoding of a game by name; KamonError if it has no observation module."""
+    """The Encoding of a game by name; KamonError if it has no observation slot."""
     name = canonical_name(game)
-    package = GAMES[name]
-    module = _optional_module(package + ".observation")
-    if module is None:
-        raise KamonError(f"{name} has no observation encoding ({package}.observation); the "
-                         "research interfaces need one")
-    return Encoding(name, get_game(name), module,
-                    _optional_module(package + ".observation_state"))
-
-
-def _optional_module(name: str) -> Any:
-    """The module `name`, or None if it does not exist (an error inside it still raises)."""
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
+    g = get_game(name)
+    if g.observation is None:
+        raise KamonError(f"{g.title} has no observation encoding (its `observation` slot); "
+                         "the research interfaces need one")
+    return Encoding(name, g, g.observation)
 
 
 def legal_ids(state: State) -> list[int]:
@@ -199,47 +186,3 @@ def final_rewards(state: State, mode: str, margin_scale: float) -> list[float]:
         best_other = max((t for r, t in enumerate(totals) if r != q), default=0.0)
         out.append(float(np.clip((totals[q] - best_other) / margin_scale, -1.0, 1.0)))
     return out
-
-
-def markdown() -> str:
-    """docs/OBSERVATIONS.md: every game's observation fields and the reward modes."""
-    out = ["# Observations and rewards of the research interfaces", "",
-           "Generated from the field tables in `src/kamon/games/<game>/observation.py` by "
-           "`python -m kamon.rl.docs` (a test checks this file matches). PettingZoo "
-           "(`observation`), Gymnasium (the observation) and OpenSpiel (the observation "
-           "tensor, and the information-state tensor's parts) all use these vectors.", "",
-           "Every vector is float32 with values in [0, 1], built only from "
-           "`state.view(seat)`: what that seat may see (the order of shuffled decks and "
-           "piles is never in it). Counts are divided by a cap and clipped at 1 (`/cap`); "
-           "one-hot and multi-hot fields are 0/1. Players are seen from the observer: slot "
-           "`k` is the seat `(seat + k) mod clans`, so slot 0 is always the observer. A "
-           "field repeated per slot is listed once as `name[k]`; its values for slot `k` "
-           "start at `start + k * stride`.", "",
-           "The action mask (PettingZoo `action_mask`, Gymnasium `info['action_mask']` and "
-           "`action_masks()`) is 1 for each legal action id of `GAME.num_actions` "
-           "(the notation of id `i` is `GAME.action_text(i)`).", "",
-           "## Rewards", "",
-           "Rewards come only at the end of a game (`reward=` option):", ""]
-    for mode, text in REWARD_MODES.items():
-        out.append(f"- `{mode}`: {text}")
-    out.append("")
-    from kamon.rl.recall import markdown as recall_markdown  # recall imports this module
-
-    out += recall_markdown([encoding(name) for name in sorted(GAMES)])
-    for name in sorted(GAMES):
-        enc = encoding(name)
-        out += [f"## {enc.game.title} (`{name}`): {enc.size} values, "
-                f"{enc.num_actions} actions", "",
-                "| field | slice | meaning |", "|---|---|---|"]
-        for f in enc.fields:
-            if f.repeat > 1:
-                where = (f"{f.start}:{f.start + f.size} + {f.stride}k "
-                         f"(k < {f.repeat})")
-            else:
-                where = f"{f.start}:{f.start + f.size}"
-            out.append(f"| `{f.name}` | {where} | {f.meaning} |")
-        out += ["", "Vocabularies (the order the one-hot and multi-hot fields follow):", ""]
-        for vocab, items in getattr(enc.module, "VOCABULARIES", {}).items():
-            out.append(f"- `{vocab}` ({len(items)}): " + ", ".join(items))
-        out.append("")
-    return "\n".join(out)

@@ -1,8 +1,9 @@
 """The kamon games as OpenSpiel games, registered under `python_kamon_<game>`.
 
-`register()` (run when `kamon.rl` is imported) registers `python_kamon_white_castle` and
-`python_kamon_clansman` with `pyspiel.register_game`; `pyspiel.load_game(name, params)`
-then builds one. They are sequential, imperfect-information games with terminal rewards
+`register()` (run when `kamon.rl` is imported) registers every game with an observation
+(`python_kamon_white_castle`, `python_kamon_clansman`, ...) with `pyspiel.register_game`,
+its parameters made from its option schema; `pyspiel.load_game(name, params)` then
+builds one. They are sequential, imperfect-information games with terminal rewards
 (the `reward` parameter: "placement", zero-sum, or "margin", see docs/OBSERVATIONS.md).
 
 Chance is one explicit chance node at the root, the deal: one of DEALS outcomes, each
@@ -32,49 +33,46 @@ import pyspiel
 from kamon.core.protocol import State
 from kamon.core.rng import Rng
 from kamon.games import get_game
-from kamon.rl.encoding import Encoding, check_reward_mode, encoding, final_rewards, legal_ids
+from kamon.rl.encoding import (
+    Encoding,
+    check_reward_mode,
+    encoding,
+    final_rewards,
+    legal_ids,
+    observed_games,
+)
 from kamon.rl.recall import Recall, RecallLayout, layout
 
 MAX_GAME_LENGTH = 2000  # a bound for OpenSpiel's bookkeeping; games take about 50-300 decisions
 DEALS = 1 << 16  # the chance node's outcomes: distinct deals per rng_seed
 OUTCOMES = [(i, 1.0 / DEALS) for i in range(DEALS)]
 
-# Per game: its OpenSpiel name, long name, and parameters with their defaults.
-SPECS: dict[str, tuple[str, str, dict[str, Any]]] = {
-    "white-castle": ("python_kamon_white_castle", "Python kamon The White Castle",
-                     {"players": 4, "reward": "placement", "difficulty": "medium",
-                      "first_game": False, "rng_seed": 0}),
-    "clansman": ("python_kamon_clansman", "Python kamon I, Clansman",
-                 {"players": 4, "reward": "placement", "expert": False, "emperor_side": "A",
-                  "variant": "", "rng_seed": 0}),
-}
+def spiel_name(game: str) -> str:
+    """A game's OpenSpiel name: `python_kamon_white_castle` for white-castle."""
+    return "python_kamon_" + game.replace("-", "_")
+
+
+def spiel_params(game: str) -> dict[str, Any]:
+    """A game's OpenSpiel parameters with their defaults: the players, the reward mode,
+    the options a player may set (from the game's option schema; unset: "" or -1) and
+    the seed of the deals."""
+    g = get_game(game)
+    return {"players": g.default_players, "reward": "placement",
+            **g.options.spiel_params(), "rng_seed": 0}
 
 
 def game_options(game: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """(players, kamon options) from OpenSpiel parameters (options unused by the set-up
     left out: the solo difficulty needs 1 player, the Emperor side the Expert game)."""
     players = int(params["players"])
-    opts: dict[str, Any] = {}
-    if game == "white-castle":
-        if players == 1:
-            opts["difficulty"] = str(params["difficulty"])
-        if params["first_game"]:
-            opts["first_game"] = True
-    else:
-        if params["expert"]:
-            opts["expert"] = True
-            opts["emperor_side"] = str(params["emperor_side"])
-        if params["variant"]:
-            opts["variant"] = str(params["variant"])
-    return players, opts
+    return players, get_game(game).options.from_spiel(players, params)
 
 
 def game_type(game: str, zero_sum: bool = True) -> pyspiel.GameType:
     """The OpenSpiel GameType of a kamon game (zero-sum unless told otherwise)."""
-    short, long, params = SPECS[game]
     g = get_game(game)
     return pyspiel.GameType(
-        short_name=short, long_name=long,
+        short_name=spiel_name(game), long_name=f"Python kamon {g.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -84,7 +82,7 @@ def game_type(game: str, zero_sum: bool = True) -> pyspiel.GameType:
         max_num_players=g.max_players, min_num_players=g.min_players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification=params)
+        parameter_specification=spiel_params(game))
 
 
 class _Kept:
@@ -128,7 +126,7 @@ class KamonSpielGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         """Build from OpenSpiel parameters (defaults filled in by OpenSpiel)."""
-        spec = SPECS[self.game_name][2]
+        spec = spiel_params(self.game_name)
         self.params = {**spec, **(params or {})}
         unknown = set(self.params) - set(spec)
         if unknown:
@@ -147,7 +145,7 @@ class KamonSpielGame(pyspiel.Game):
 
     def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
         """Pickled as its name and parameters (loaded again, registering the games)."""
-        return load_game, (SPECS[self.game_name][0], dict(self.params))
+        return load_game, (spiel_name(self.game_name), dict(self.params))
 
     def deal_seed(self, outcome: int) -> int:
         """The kamon seed of a deal (the chance node's outcome)."""
@@ -376,20 +374,19 @@ class KamonObserver:
         return observation_text(state, player, self.perfect_recall) if self.public else ""
 
 
-class WhiteCastleSpielGame(KamonSpielGame):
-    """The White Castle as a pyspiel.Game (`python_kamon_white_castle`)."""
+def spiel_game_class(game: str) -> type[KamonSpielGame]:
+    """The pyspiel.Game class of a kamon game (made once per game)."""
+    cls = _CLASSES.get(game)
+    if cls is None:
+        title = get_game(game).title
+        cls = _CLASSES[game] = type(
+            "".join(w.title() for w in game.split("-")) + "SpielGame", (KamonSpielGame,),
+            {"game_name": game, "__doc__": f"{title} as a pyspiel.Game "
+                                           f"(`{spiel_name(game)}`)."})
+    return cls
 
-    game_name = "white-castle"
 
-
-class ClansmanSpielGame(KamonSpielGame):
-    """I, Clansman as a pyspiel.Game (`python_kamon_clansman`)."""
-
-    game_name = "clansman"
-
-
-GAME_CLASSES: dict[str, type[KamonSpielGame]] = {"white-castle": WhiteCastleSpielGame,
-                                                 "clansman": ClansmanSpielGame}
+_CLASSES: dict[str, type[KamonSpielGame]] = {}
 _registered = False
 
 
@@ -401,10 +398,10 @@ def load_game(name: str, params: dict[str, Any]) -> pyspiel.Game:
 
 
 def register() -> None:
-    """Register both games with OpenSpiel (once per process)."""
+    """Register every game with an observation with OpenSpiel (once per process)."""
     global _registered
     if _registered:
         return
-    for game, cls in GAME_CLASSES.items():
-        pyspiel.register_game(game_type(game), cls)
+    for game in observed_games():
+        pyspiel.register_game(game_type(game), spiel_game_class(game))
     _registered = True

@@ -1,9 +1,9 @@
 """The perfect-recall information state: what one player has seen and done since the deal.
 
-In both games every seat sees the whole position except the order of shuffled decks and
-the random generator's state (`view()` withholds exactly these; `hidden.py` names them).
-So a player's history of observations is fixed by three things, and this is the record
-the information state holds:
+What a seat does not see is what the game's `hidden_key` names (the order of shuffled
+decks, cards dealt to others, the random generator's state). So a player's history of
+observations is fixed by three things, and this is the record the information state
+holds:
 
 1. the position right after the deal, as the player observed it;
 2. every decision since, in order: who took it and which action (all public);
@@ -24,7 +24,8 @@ The tensor (`RecallLayout`): the observation now, then `max_decisions` action ro
 actor's slot seen from the player, one-hot, and the action id in binary, lowest bit
 first), then `max_reveals + 1` reveal rows (present, the decision number it followed /
 max_decisions, and the observation then; row 0 is the deal). The bounds are per game
-(`LIMITS`); a game longer than them is refused with a clear error, never truncated.
+(the `recall_limits` of its observation slot); a game longer than them is refused with a
+clear error, never truncated.
 """
 
 from __future__ import annotations
@@ -35,18 +36,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
 from kamon.games import get_game
 
 if TYPE_CHECKING:
     from kamon.rl.encoding import Encoding
 
-# Per game: (max decisions, max revealing decisions after the deal). Random play over 150
-# games per set-up reached 170 / 6 (The White Castle, 4 players), 50 / 15 (solo) and
-# 252 / 15 (I, Clansman); the castle decks (22 cards), two re-rolls and the Solitaire
-# deck bound The White Castle's reveals, the 15 rounds after the first I, Clansman's.
-LIMITS: dict[str, tuple[int, int]] = {"white-castle": (400, 40), "clansman": (400, 24)}
 SLOTS = 4  # the actor's seat, seen from the player: slot (actor - player) mod seats
 
 
@@ -87,19 +82,18 @@ class RecallLayout:
 
 def layout(enc: Encoding) -> RecallLayout:
     """The information-state layout of a game."""
-    decisions, reveals = LIMITS[enc.game_name]
+    decisions, reveals = enc.spec.recall_limits
     bits = max(1, (enc.num_actions - 1).bit_length())
     return RecallLayout(enc.size, bits, decisions, reveals)
 
 
 def hidden_key(state: State) -> Callable[[State], Hashable]:
-    """The game's `hidden_key(state)` (games/<game>/hidden.py): it changes exactly when a
-    decision reveals something. A game without one has no perfect-recall record here."""
-    module = game_module(state, "hidden")
-    if module is None:
-        raise ValueError(f"{type(state).__name__}'s game has no hidden.py with hidden_key: "
-                         "its information state cannot tell revealing decisions apart")
-    key: Callable[[State], Hashable] = module.hidden_key
+    """The game's `hidden_key` slot: it changes exactly when a decision reveals something.
+    A game without one has no perfect-recall record here."""
+    key: Callable[[State], Hashable] | None = state.game.hidden_key
+    if key is None:
+        raise ValueError(f"{state.game.title} has no hidden_key: its information state "
+                         "cannot tell revealing decisions apart")
     return key
 
 
@@ -228,40 +222,4 @@ class Recall:
             raise ValueError(
                 f"this game has {len(self.actions)} decisions and {len(self.reveals) - 1} "
                 f"reveals; the {self.game_name} information state holds at most "
-                f"{lay.max_decisions} and {lay.max_reveals} (kamon.rl.recall.LIMITS)")
-
-
-def markdown(encodings: list[Encoding]) -> list[str]:
-    """The information state's section of docs/OBSERVATIONS.md."""
-    out = ["## Information state (perfect recall)", "",
-           "OpenSpiel's `information_state_tensor` / `information_state_string` hold what "
-           "the player has seen and done since the deal (`kamon.rl.recall`): the position "
-           "after the deal, every decision since (actor and action: all public), and the "
-           "position after each decision that revealed something (a card drawn, dice "
-           "rolled, a Solitaire card turned: the game's `hidden_key` changed). Every other "
-           "decision reveals nothing, so what the player sees after it follows from what "
-           "they saw before and the action; the record is exactly the player's history of "
-           "observations and actions. The observation tensor stays the observation now.", "",
-           "The tensor, in order:", "",
-           "1. `observation`: the observation now (the table of the game below);",
-           "2. `actions`: one row per decision, oldest first (all 0 past the last): the "
-           "actor's slot seen from the player, one-hot over 4 (slot `(actor - player) mod "
-           "seats`; in the solo game always 0), then the action id in binary, lowest bit "
-           "first;",
-           "3. `reveals`: one row per revealing decision, row 0 the deal: 1 (present), the "
-           "number of decisions taken by then (0 for the deal) / the row count of "
-           "`actions`, then the "
-           "observation of that moment (the same encoding).", "",
-           "The string is the observation now, then `deal:` and the non-zero fields of the "
-           "deal's observation, then one line per decision (`number pSEAT notation`), each "
-           "reveal followed by the fields that changed since the previous reveal (and the "
-           "indices that became 0). A game longer than a bound is "
-           "refused with a clear error, not truncated.", "",
-           "| game | observation | action rows | reveal rows | tensor |", "|---|---|---|---|---|"]
-    for enc in encodings:
-        lay = layout(enc)
-        out.append(f"| `{enc.game_name}` | {lay.obs} | {lay.max_decisions} x "
-                   f"({SLOTS} + {lay.bits}) | {lay.max_reveals + 1} x (2 + {lay.obs}) | "
-                   f"{lay.size} |")
-    out.append("")
-    return out
+                f"{lay.max_decisions} and {lay.max_reveals} (its observation's recall_limits)")

@@ -94,6 +94,8 @@ def list_open(service: GameService) -> dict[str, Any]:
         state = loaded.state
         entry["title"] = get_game(entry["game"]).title
         entry["options"] = dict(loaded.row.options)
+        entry["setup"] = get_game(entry["game"]).setup_words(loaded.row.players,
+                                                             loaded.row.options)
         entry["moves"] = len(loaded.moves)
         entry["seats"] = [{"seat": s.seat, "name": state.name(s.seat),
                            "player": seat_player(s), "kind": s.kind, "level": s.level,

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from kamon.core.errors import RecordError
-from kamon.core.game_modules import game_module
 from kamon.core.record import GameRecord
 from kamon.core.timeline import Timeline, setup, timeline
 from kamon.games import get_game
@@ -40,13 +39,13 @@ class Replay:
 
 def game_stats(t: Timeline) -> dict[str, Any] | None:
     """The game's statistics (points by category through the game, what each player
-    did, whose each log line is) from its record, by its stats module; None for a game
+    did, whose each log line is) from its record, by its `stats` slot; None for a game
     without one."""
     state = setup(t.record)
-    module = game_module(state, "stats")
-    if module is None:
+    stats = state.game.stats
+    if stats is None:
         return None
-    return dict(module.game_stats(state, t.actions))
+    return dict(stats.game_stats(state, t.actions))
 
 
 class _Cache:

@@ -19,10 +19,12 @@ from typing import Any
 
 from kamon.agents import AGENTS, LEVELS, OTHER_WORDS, level_summaries, level_words
 from kamon.core.errors import IllegalAction, KamonError
+from kamon.core.options import PLAYER
 from kamon.core.protocol import Game, State
 from kamon.core.record import GameRecord
+from kamon.core.registry import games as registered
+from kamon.core.registry import get_game
 from kamon.core.undo import may_undo
-from kamon.games import GAMES, get_game
 from kamon.server.errors import ServiceError
 from kamon.server.limits import BOT_ONLY_GAMES
 from kamon.server.names import player_name, seat_player
@@ -41,17 +43,6 @@ from kamon.server.store import (
     token_hash,
 )
 
-# What a browser may choose when it creates a game; anything else is refused (400).
-# data_overlay stays a command-line option: a server does not load data from a request.
-WEB_OPTIONS: dict[str, dict[str, type]] = {
-    "white-castle": {"first_game": bool, "difficulty": str},
-    "clansman": {"expert": bool, "emperor_side": str, "emperor_variant": str,
-                 "variant": str, "start_player": int},
-}
-# Fewer players than the rulebook's, with an unofficial variant: (fewest players, option).
-VARIANT_PLAYERS: dict[str, tuple[int, dict[str, str]]] = {
-    "clansman": (2, {"variant": "small-table"}),
-}
 BOT_KINDS = tuple(LEVELS) + tuple(a for a in AGENTS if a not in LEVELS)
 AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")  # what `kamon serve --agent NAME=` takes
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what a game id can be (any other is a 404)
@@ -82,7 +73,7 @@ class PluginKind:
 
     def summary(self) -> str:
         """Its words in the lobby."""
-        only = "" if set(self.games) == set(GAMES) else \
+        only = "" if set(self.games) == set(registered()) else \
             " (" + ", ".join(get_game(g).title for g in self.games) + " only)"
         return f"a plug-in agent, {self.label}{only}"
 
@@ -111,7 +102,7 @@ def plugin_kinds(values: Sequence[str]) -> dict[str, PluginKind]:
         games: list[str] = []
         reasons: list[str] = []
         label = spec
-        for game in GAMES:
+        for game in registered():
             try:
                 label = agent_labels([spec], game)[spec]
             except KamonError as exc:
@@ -246,6 +237,18 @@ class GameCache:
         return sum(len(p) for p, _ in self.parts)
 
 
+def client_files(game: Game) -> dict[str, str | None]:
+    """Where the browser finds a game's own files (its `web` folder, served under
+    /static/games/<name>/): its board, the board's styles, its Help, its guided game and
+    the lobby's picture; None for each it does not have (the page then shows the choices
+    and the log only)."""
+    folder = game.web
+    files = {"board": "board.js", "style": "board.css", "help": "help.js",
+             "tutorial": "tutorial.js", "picture": "lobby.svg"}
+    return {k: (f"/static/games/{game.name}/{f}" if folder is not None
+                and (folder / f).is_file() else None) for k, f in files.items()}
+
+
 def _require(cond: bool, message: str, status: int = 400) -> None:
     """Refuse with `status` and `message` unless `cond`."""
     if not cond:
@@ -293,16 +296,20 @@ class GameService:
         level has its plain `words` (what a player reads first) and its technical `summary`
         (per game under `levels`)."""
         games = []
-        for name in GAMES:
-            g = get_game(name)
-            fewest, variant = VARIANT_PLAYERS.get(name, (g.min_players, {}))
+        for name, g in registered().items():
+            counts = g.options.counts()
             games.append({
                 "name": name, "title": g.title, "min_players": g.min_players,
-                "max_players": g.max_players, "variant_min_players": fewest,
-                "variant_options": variant,
-                "options": {k: {"type": t.__name__, "help": str(g.options.get(k, ""))}
-                            for k, t in WEB_OPTIONS[name].items()},
-                "levels": level_summaries(g.new_game(g.min_players, 0)),
+                "max_players": g.max_players, "player_counts": list(counts),
+                # the fewest players, and the options a count outside the official ones
+                # needs (a variant: the form sets it and locks it)
+                "variant_min_players": counts[0], "variant_options": g.options.forced(counts[0]),
+                "forced": {str(n): g.options.forced(n) for n in counts if g.options.forced(n)},
+                "options": g.options.catalog(),  # what a player may set (the lobby's form)
+                "presentation": dict(g.presentation),
+                "client": client_files(g),
+                "levels": level_summaries(g.new_game(g.min_players, 0, **g.options.forced(
+                    g.min_players))),
                 "level_words": level_words(),
             })
         words = level_words()
@@ -363,13 +370,11 @@ class GameService:
                  "game has no human seat")
         options = body.get("options", {})
         _require(isinstance(options, dict), "'options' must be a JSON object")
-        allowed = WEB_OPTIONS[name]
-        for key, value in options.items():
-            _require(key in allowed, f"unknown option {key[:40]!r} for {game.title}; "
-                                     f"options: {', '.join(allowed)}")
-            want = allowed[key]
-            ok = is_int(value) if want is int else isinstance(value, want)
-            _require(ok, f"option {key!r} must be a {want.__name__}")
+        allowed = game.options.settable((PLAYER,))  # a server loads no data from a request
+        for key in options:
+            _require(key in {o.name for o in allowed},
+                     f"unknown option {key[:40]!r} for {game.title}; options: "
+                     f"{', '.join(o.name for o in allowed)}")
         rated = body.get("rated", False)
         _require(isinstance(rated, bool), "'rated' must be true or false")
         seed = body.get("seed")

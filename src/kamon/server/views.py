@@ -9,7 +9,6 @@ from typing import Any
 
 import orjson
 
-from kamon.core.game_modules import game_module
 from kamon.core.protocol import State
 from kamon.core.recent import recent_turns
 from kamon.server.names import seat_player
@@ -62,6 +61,7 @@ def shared(loaded: Loaded) -> dict[str, Any]:
         common = loaded.common = {
             "id": row.id, "game": row.game, "title": loaded.game.title,
             "players": row.players, "options": dict(row.options), "mode": row.mode,
+            "setup": loaded.game.setup_words(row.players, row.options),
             "created_at": row.created_at,
             "seats": [{"seat": s.seat, "name": state.name(s.seat), "player": seat_player(s),
                        "kind": s.kind, "level": s.level} for s in loaded.seats],
@@ -77,7 +77,7 @@ def shared(loaded: Loaded) -> dict[str, Any]:
 
 def seat_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
     """The engine's view for `seat` (a fresh dict the caller may change). A game whose
-    optional `hidden.SAME_VIEW_FOR_EVERY_SEAT` says so (nothing is secret from one seat
+    `same_view_for_every_seat` says so (nothing is secret from one seat
     but not another) has one view built per version, copied with its `seat` set."""
     state = loaded.state
     if not same_view_for_every_seat(state):
@@ -91,8 +91,8 @@ def seat_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
 
 def same_view_for_every_seat(state: State) -> bool:
     """Does the game say every seat's view is the spectator's, but for its `seat` field
-    (games/<game>/hidden.py)?"""
-    return bool(getattr(game_module(state, "hidden"), "SAME_VIEW_FOR_EVERY_SEAT", False))
+    (its `same_view_for_every_seat` slot)?"""
+    return state.game.same_view_for_every_seat
 
 
 def payload_json(loaded: Loaded, seat: int | None) -> bytes:

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kamon.sim.features import features_of
+from kamon.core.registry import get_game
 from kamon.sim.metrics import Metric, game_metrics, margin_histogram
 from kamon.sim.results import SCORE_PREFIX, categories_of, metadata_of
 from kamon.sim.skill import SkillMatrix, game_numbers, skill_matrix
@@ -320,7 +320,7 @@ def analyse(table: pa.Table) -> Analysis:
         first_player_chart(table, games, clans),
         score_chart(table, games),
     ]
-    for spec in features_of(game).report:
+    for spec in get_game(game).features.report:
         charts.append(grouping_chart(table, spec, clans))
     seeds = dealt["seed"]
     return Analysis(game, int(meta["players"]), dict(meta["options"]), list(meta["agents"]),

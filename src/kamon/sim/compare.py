@@ -41,8 +41,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from kamon.core.errors import KamonError
+from kamon.core.registry import get_game
 from kamon.sim.analysis import _ordinal, pct
-from kamon.sim.features import features_of
 from kamon.sim.results import SCORE_PREFIX, categories_of, key_of, metadata_of
 from kamon.sim.stats import (
     Difference,
@@ -208,7 +208,7 @@ def check_comparable(base: pa.Table, variant: pa.Table, base_name: str, variant_
 
 
 def key_differences(base: pa.Table, variant: pa.Table) -> list[str]:
-    """How the runs' keys differ, in words ('data_overlay: none in the base, {...}...')."""
+    """How the runs' keys differ, in words ('an option: none in the base, {...} in the variant')."""
     kb, kv = key_of(base), key_of(variant)
     out: list[str] = []
     if kb.agents != kv.agents:
@@ -407,7 +407,7 @@ def win_families(b: Run, v: Run, design: str, game: str
                      {a: f"Agent {a}" for a in agents_b | agents_v})
         out.append(fam)
     groups: list[Family] = []
-    for spec in features_of(game).report:
+    for spec in get_game(game).features.report:
         column = str(spec.get("column", ""))
         if spec.get("kind") not in ("category", "multi") or not all(
                 column in r.table.schema.names for r in (b, v)):

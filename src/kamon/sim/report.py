@@ -205,7 +205,7 @@ def run_lines(analysis: Analysis) -> list[tuple[str, str]]:
             ("Players", str(analysis.players)),
             ("Agents", who),
             ("Options", ", ".join(f"{k}={v}" for k, v in analysis.options.items()
-                                  if k != "data_overlay") or "none"),
+                                  if k != game.options.overlay) or "none"),
             ("Games", f"{analysis.games:,} ({deals}), {analysis.rows:,} seat results")]
 
 

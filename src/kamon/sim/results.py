@@ -49,8 +49,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from kamon.core.errors import KamonError
-from kamon.games import ALIASES, GAMES
-from kamon.sim.features import features_of
+from kamon.core.registry import get_game, known
 
 FORMAT = "kamon-results"
 VERSION = 2
@@ -114,7 +113,7 @@ class RunKey:
 def schema_for(key: RunKey, categories: Sequence[str], version: int = VERSION) -> pa.Schema:
     """The results schema of a run: core columns, game-level columns (from version 2),
     score categories, the game's features, with the run key in the metadata."""
-    feats = features_of(key.game).columns
+    feats = get_game(key.game).features.columns
     fields = [pa.field(n, t, nullable=False) for n, t in CORE]
     fields += [pa.field(n, t, nullable=False) for n, t in SEATING_COLUMNS]
     if version >= 2:
@@ -216,8 +215,8 @@ def _read_csv(path: Path) -> pa.Table:
     feats: dict[str, str] = {}
     if first_row is not None and len(first_row) == len(header):
         game = first_row[header.index("game")]
-        if ALIASES.get(game, game) in GAMES:
-            feats = dict(features_of(game).columns)
+        if known(game):
+            feats = dict(get_game(game).features.columns)
     types.update((n, t) for n, t in GAME_COLUMNS if n in header)
     for name in header:
         if name.startswith(SCORE_PREFIX):
@@ -234,7 +233,7 @@ def _read_csv(path: Path) -> pa.Table:
     options = pc.unique(table["options"]).to_pylist()
     if len(games) != 1 or len(players) != 1 or len(options) != 1:
         raise NotResults("it mixes several games, player counts or options")
-    if ALIASES.get(str(games[0]), str(games[0])) not in GAMES:
+    if not known(str(games[0])):
         raise NotResults(f"its game {games[0]!r} is not one kamon knows")
     table = with_seating(table)
     seats = str(table["seating"][0])

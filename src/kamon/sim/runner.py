@@ -31,7 +31,6 @@ from kamon.core.errors import KamonError
 from kamon.core.protocol import State
 from kamon.core.record import GameRecord
 from kamon.games import get_game
-from kamon.sim.features import features_of
 from kamon.sim.results import SCORE_PREFIX, RunKey, canonical_options, schema_for, table_of
 from kamon.sim.tournament import ranks
 
@@ -219,7 +218,7 @@ def rows_of(spec: SimSpec, seed: int, start: State, end: State, decisions: list[
     winners = list(end.winners())
     totals = [int(s["total"]) for s in scores]
     places = ranks(totals, winners)
-    extra = features_of(spec.game).extract(start, end)
+    extra = get_game(spec.game).features.extract(start, end)
     options = canonical_options(spec.options)
     rows = []
     for q, sc in enumerate(scores):

@@ -4,6 +4,10 @@ on the same seeds, then one report of chosen metrics against the value.
 A *path* names a value of the component data in overlay terms
 (`gardens.cards[id=plant_1].cp`: `kamon.core.overlay_paths`).
 
+An axis may also be one of the game's options (from its option schema: `--vary
+expert=false,true`, or `--vary difficulty` for every value it allows): each value is
+then a setting of that option, over the same seeds.
+
 Each value (or pair of values, with two `--vary`) is played as `kamon simulate` plays it
 (`sim.simulation.plan_run` / `run_plan`), to `DIR/<value>.parquet` (`<v1>__<v2>` for a
 pair): resumable and reportable on its own, and on the same seeds for every value, so
@@ -42,10 +46,9 @@ import pyarrow.compute as pc
 
 from kamon.core.errors import DataError, KamonError
 from kamon.core.overlay import combine_overlays
-from kamon.core.overlay_paths import Vary, key_forms, overlay_for
+from kamon.core.overlay_paths import Vary, key_forms, overlay_for, parse_vary
 from kamon.games import get_game
 from kamon.sim.backends import Backend
-from kamon.sim.features import features_of
 from kamon.sim.results import SCORE_PREFIX, categories_of
 from kamon.sim.runner import SimSpec, new_state
 from kamon.sim.simulation import SimPlan, plan_run, run_plan
@@ -105,17 +108,56 @@ def file_name(texts: Sequence[str]) -> str:
     return "__".join(_SAFE.sub("_", t) or "_" for t in texts) + ".parquet"
 
 
+def parse_axis(game: str, text: str) -> Vary:
+    """A `--vary` axis: an option of the game (`expert=false,true`; its name alone: every
+    value it allows), or a component value in overlay terms (`PATH=V1,V2,...`)."""
+    options = get_game(game).options
+    name, sep, rest = text.partition("=")
+    opt = options.get(name.strip())
+    if opt is None or opt.type == "overlay":
+        return parse_vary(text)
+    if sep:
+        texts = tuple(t.strip() for t in rest.split(",") if t.strip())
+        values = tuple(options.value_of(opt.name, t) for t in texts)
+    else:
+        values = tuple(options.values_of(opt.name))
+        texts = tuple(json.dumps(v) if isinstance(v, bool) else str(v) for v in values)
+    if len(set(map(json.dumps, values))) != len(values) or len(values) < 2:
+        raise KamonError(f"--vary {text!r}: an option axis needs 2 or more different values")
+    return Vary(opt.name, (), values, texts)
+
+
+def overlay_option(game: str) -> str:
+    """The game's option that takes a data overlay (KamonError if it has none: a
+    component's value cannot be varied)."""
+    g = get_game(game)
+    where = g.options.overlay
+    if where is None:
+        raise KamonError(f"{g.title} takes no data overlay: vary one of its options "
+                         f"({', '.join(g.options)})")
+    return where
+
+
+def is_option_axis(vary: Vary) -> bool:
+    """Does the axis set an option (no component path)?"""
+    return not vary.steps
+
+
 def _resolve_keys(game: str, players: int, seed: int, options: Mapping[str, Any],
                   vary: Vary) -> list[Any]:
     """The bracketed values of a path as the data writes them (text or number), found by
-    setting a game up with the first value; the game's DataError if none fits."""
+    setting a game up with the first value; the game's DataError if none fits (an option
+    axis has none)."""
+    if is_option_axis(vary):
+        return []
+    where = overlay_option(game)
     forms = [key_forms(s) for s in vary.steps if s.key is not None]
     first_error: DataError | None = None
     for keys in itertools.product(*forms):
-        overlay = combine_overlays(options.get("data_overlay") or {},
+        overlay = combine_overlays(options.get(where) or {},
                                    overlay_for(vary.steps, vary.values[0], keys))
         try:
-            new_state(SimSpec(game, players, (), {**options, "data_overlay": overlay}), seed)
+            new_state(SimSpec(game, players, (), {**options, where: overlay}), seed)
         except DataError as exc:
             first_error = first_error or exc
             if "does not exist" in str(exc):
@@ -141,23 +183,28 @@ def plan_sweep(game: str, players: int, agents: Sequence[str], options: Mapping[
         raise KamonError(f"--out {out}: a sweep writes a folder (one results file per value, "
                          "and the report); this is a file")
     base = dict(options)
+    where = get_game(name).options.overlay
     keys = [_resolve_keys(name, players, seed, base, v) for v in varies]
     sweep = Sweep(name, players, tuple(agents), base, tuple(varies), seed, games, out)
     names: dict[str, str] = {}
     for combo in itertools.product(*(range(len(v.values)) for v in varies)):
-        overlay: Any = base.get("data_overlay") or {}
+        overlay: Any = base.get(where) or {} if where is not None else {}
+        set_options: dict[str, Any] = {}
         for v, k, i in zip(varies, keys, combo, strict=True):
-            overlay = combine_overlays(overlay, overlay_for(v.steps, v.values[i], k))
-        opts = {**base, "data_overlay": overlay}
+            if is_option_axis(v):
+                set_options[v.path] = v.values[i]
+            else:
+                overlay = combine_overlays(overlay, overlay_for(v.steps, v.values[i], k))
+        opts = {**base, **set_options}
+        if where is not None and (overlay or where in base):
+            opts[where] = overlay
         texts = tuple(v.texts[i] for v, i in zip(varies, combo, strict=True))
         try:
             state = new_state(SimSpec(name, players, tuple(agents), opts), seed)
         except KamonError as exc:
             where = " and ".join(f"{v.path}={t}" for v, t in zip(varies, texts, strict=True))
             raise KamonError(f"{where}: {exc}") from None
-        used = getattr(state, "options", None)
-        spec = SimSpec(name, players, tuple(agents),
-                       dict(used) if isinstance(used, Mapping) else opts)
+        spec = SimSpec(name, players, tuple(agents), dict(state.options))
         fname = file_name(texts)
         if fname in names:
             raise KamonError(f"the values {names[fname]} and {', '.join(texts)} would share "
@@ -181,10 +228,11 @@ def run_sweep(sweep: Sweep, backend: Backend, size: int | None = None,
             p.plan = plan_run(p.spec, sweep.seed, sweep.games, p.out)
         outcome = run_plan(p.plan, backend, size, progress)
         p.table, p.played, p.resumed = outcome.table, outcome.played, outcome.resumed
+    where = get_game(sweep.game).options.overlay
     manifest = {"game": sweep.game, "players": sweep.players, "agents": list(sweep.agents),
                 "seeds": [sweep.seed, sweep.seed + sweep.games - 1],
-                "options": {k: v for k, v in sweep.options.items() if k != "data_overlay"},
-                "base_overlay": sweep.options.get("data_overlay"),
+                "options": {k: v for k, v in sweep.options.items() if k != where},
+                "base_overlay": sweep.options.get(where) if where is not None else None,
                 "vary": [{"path": v.path, "values": list(v.values)} for v in sweep.varies],
                 "files": {p.label: p.out.name for p in sweep.points}}
     (sweep.out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
@@ -241,7 +289,7 @@ def user_columns(game: str, tables: Sequence[pa.Table], component: str | None) -
     item `plant_1`, or a label starting `405 `)."""
     if component is None:
         return []
-    cols = [c for c, kind in features_of(game).columns.items() if kind == "str"]
+    cols = [c for c, kind in get_game(game).features.columns.items() if kind == "str"]
     found = []
     for col in cols:
         for t in tables:
@@ -282,7 +330,7 @@ def metric_catalogue(game: str, categories: Sequence[str], component: str | None
                                  "seat results")
     out["seat1_win_rate"] = Metric("seat1_win_rate", "Win rate of the first seat", True,
                                    "seat results")
-    if "turn_position" in features_of(game).columns:
+    if "turn_position" in get_game(game).features.columns:
         out["first_player_win_rate"] = Metric(
             "first_player_win_rate", "Win rate of the clan that played first in round 1",
             True, "seat results")

@@ -153,11 +153,12 @@ def run_facts(a: SweepAnalysis) -> list[tuple[str, str]]:
              ("Agents", who), ("Games", games_line(sweep))]
     for v in sweep.varies:
         facts.append(("Varied", f"{v.path} = {', '.join(v.texts)}"))
-    opts = {k: v for k, v in sweep.options.items() if k != "data_overlay"}
+    where = game.options.overlay
+    opts = {k: v for k, v in sweep.options.items() if k != where}
     if opts:
         facts.append(("Options", ", ".join(f"{k}={v}" for k, v in opts.items())))
-    if sweep.options.get("data_overlay"):
-        facts.append(("Base overlay", json.dumps(sweep.options["data_overlay"])))
+    if where is not None and sweep.options.get(where):
+        facts.append(("Base overlay", json.dumps(sweep.options[where])))
     if a.columns:
         facts.append(("Users", f"clans whose {' or '.join(a.columns)} names {a.component}"))
     return facts

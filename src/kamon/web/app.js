@@ -16,7 +16,6 @@ import { logFilter } from "./stats.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const token = new URLSearchParams(location.search).get("token");
-const MODULES = { "white-castle": "white_castle", "clansman": "clansman" };
 
 let payload = null;      // the latest viewer payload
 let renderer = null;     // the game's board module
@@ -531,10 +530,11 @@ function showPageError(e) {
   $("connection").hidden = true;
 }
 
-/** Load the game's board stylesheet (a same-origin file: the page's CSP allows no other);
- *  resolves once it applies, so the board is first laid out with it. */
-function gameStyle(mod) {
-  const link = el("link", { rel: "stylesheet", href: `/static/games/${mod}.css` });
+/** Load the game's board stylesheet (a same-origin file from the game's own folder: the
+ *  page's CSP allows no other); resolves once it applies (or is missing), so the board is
+ *  first laid out with it. */
+function gameStyle(game) {
+  const link = el("link", { rel: "stylesheet", href: `/static/games/${game}/board.css` });
   const loaded = new Promise(resolve => { link.onload = resolve; link.onerror = resolve; });
   document.head.append(link);
   return loaded;
@@ -553,10 +553,12 @@ async function main() {
     showPageError(e);
     return;
   }
-  const mod = MODULES[payload.game];
-  const styled = gameStyle(mod);
+  const styled = gameStyle(payload.game);
   setupHelp(payload.game, () => payload);
-  try { renderer = await import(`./games/${mod}.js`); } catch (e) { console.error(e); }
+  // the game's board (its folder's board.js); a game without one shows its choices and log
+  try { renderer = await import(`/static/games/${payload.game}/board.js`); } catch (e) {
+    console.info(`no board for ${payload.game}: the choices and the log`);
+  }
   try { data = await api(`/api/data/${payload.game}`); } catch (e) { /* words only */ }
   await styled;
   // a seat this browser was given (its own, an invite link opened here) is remembered as

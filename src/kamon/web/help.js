@@ -8,7 +8,6 @@ import { el } from "./api.js";
 import { legalSample, reconMarkInline } from "./marks.js";
 import { startTutorial } from "./tutorial.js";
 
-const MODULES = { "white-castle": "white_castle", "clansman": "clansman" };
 const TOUR_MS = 4000;
 
 let content = null;      // the game's help module
@@ -112,7 +111,11 @@ function fill() {
   const body = $("help-body");
   const payload = getPayload();
   body.replaceChildren();
-  if (!content || !payload) { body.append("The help is loading…"); return; }
+  if (!content || !payload) {
+    body.append(content === false ? "This game has no help pages in kamon yet: the rulebook "
+      + "is the authority." : "The help is loading…");
+    return;
+  }
   $("help-title").textContent = `${payload.title}: help`;
   body.append(el("h3", { text: "Rules in short" }), ...rulesInShort(content, payload.game, payload));
   body.append(el("p", { class: "muted", text: "A summary in kamon's words; the printed "
@@ -144,5 +147,7 @@ export async function setupHelp(game, current) {
   $("help-button").addEventListener("click", () => { fill(); $("help").showModal(); });
   $("help-close").addEventListener("click", () => $("help").close());
   $("help").addEventListener("click", e => { if (e.target === $("help")) $("help").close(); });
-  try { content = await import(`./help/${MODULES[game]}.js`); } catch (e) { console.error(e); }
+  try { content = await import(`/static/games/${game}/help.js`); } catch (e) {
+    content = false;  // the game's folder has no help.js
+  }
 }

@@ -6,53 +6,10 @@ import { keepName, storedName } from "./names.js";
 import { rulesInShort } from "./help.js";
 import { startTutorial } from "./tutorial.js";
 
-// Each game as the lobby presents it. The pitch retells the rulebook's introduction; the
-// length is the box's figure where the rulebook gives one (I, Clansman: 90 minutes; The
-// White Castle's gives none) and the decisions a player makes in kamon, measured with
-// `kamon simulate GAME --players 4 --games 20 --agents normal` (seeds 0-19): The White
-// Castle 222 decisions a game (solo: 57), I, Clansman 301.
-const PRESENT = {
-  "white-castle": {
-    picture: "/static/lobby-white-castle.svg",
-    pitch: "Japan, 1761: minor clans seek the favour of the Sakai daimyo at Himeji, the "
-      + "White Heron castle. Take dice from the three bridges to place your family at every "
-      + "level of the court: courtiers in the castle, warriors, and gardeners in its gardens.",
-    players: "1–4 (1: solo against the Tokugawa rival)",
-    length: "3 rounds of 3 turns each; about 55 decisions per player in kamon "
-      + "(the rulebook gives no playing time)",
-    help: "white_castle",
-  },
-  "clansman": {
-    picture: "/static/lobby-clansman.svg",
-    pitch: "Ancient Japan, the 4th to the 7th Century: you are a Gozoku, lord of a great "
-      + "clan of the Yamato Kingdom. Over 16 generations marry your daughters into clans, "
-      + "produce, and earn Victory Points by strengthening the kingdom.",
-    players: "4 (2–3: an unofficial small-table variant)",
-    length: "about 90 minutes (the box); 16 rounds, about 75 decisions per player in kamon",
-    help: "clansman",
-  },
-};
-
-// The choices of the options that take one, as [value, words]; the first is the default.
-const CHOICES = {
-  difficulty: [["easy", "easy"], ["medium", "medium"], ["hard", "hard"]],
-  emperor_side: [["A", "side A"], ["B", "side B"]],
-  variant: [["", "none (the rulebook's 4 players)"], ["small-table", "small table (unofficial, 2–3 players)"]],
-  emperor_variant: [["", "none"], ["008", "008"], ["009", "009"], ["008,009", "008 and 009"]],
-};
-const DEFAULTS = { difficulty: "medium" };
-// Each option's words, shown before its control.
-const LABELS = {
-  first_game: "First-game setup (the rulebook's Well tiles)",
-  difficulty: "Solo: the Tokugawa rival's difficulty",
-  expert: "Expert game (Kofun and Emperor cards)",
-  emperor_side: "Emperor cards",
-  variant: "Table variant",
-  emperor_variant: "Emperor variant (unofficial)",
-  start_player: "First start player (seat number; blank: drawn)",
-};
-// Options that only mean something in the Expert game.
-const EXPERT_ONLY = ["emperor_side", "emperor_variant"];
+// Each game as the lobby presents it, its options and its files all come from the server's
+// catalogue (/api/catalog): the game declares them (its presentation, its option schema
+// with every choice's words, its folder of browser files); this page keeps no table of
+// its own.
 let catalog = null;
 
 const $ = id => document.getElementById(id);
@@ -81,15 +38,16 @@ function summary(kind) {
   return s ? s.summary : "";
 }
 
-/** Fill the player-count choice for the selected game. */
+/** Fill the player-count choice for the selected game: every count it can be played
+ *  with (a count only a variant allows says so). */
 function fillPlayers() {
   const g = currentGame();
   const sel = $("players-select");
   const keep = Number(sel.value);
   sel.replaceChildren();
-  for (let n = g.variant_min_players; n <= g.max_players; n++) {
-    const label = n === 1 ? "1 (solo)" : n < g.min_players ? `${n} (unofficial variant)`
-                                                            : String(n);
+  for (const n of g.player_counts) {
+    const label = n === 1 ? "1 (solo)" : g.forced[n] ? `${n} (unofficial variant)`
+                                                     : String(n);
     sel.append(el("option", { value: n, text: label }));
   }
   sel.value = String(keep >= g.min_players && keep <= g.max_players ? keep : g.max_players);
@@ -136,42 +94,66 @@ function updateSeedField() {
   input.placeholder = humans > 1 ? "drawn by the server (several people)" : "random";
 }
 
-/** The selected game's options as form fields, each labelled before its control. */
+/** Is an option for games of `n` players? */
+function fits(spec, n) {
+  return !spec.players || spec.players.includes(n);
+}
+
+/** The selected game's options as form fields, each labelled before its control (the
+ *  catalogue's words): a checkbox, a choice of the declared values (with "none" first
+ *  when the option has no default), or a number or text; an option for other player
+ *  counts is left out, one that needs another is off until that one is set, and the
+ *  variant a count needs is chosen and locked. */
 function fillOptions() {
   const g = currentGame();
   const n = Number($("players-select").value);
   const box = $("options");
   box.replaceChildren(el("legend", { text: "Options" }));
   for (const [name, spec] of Object.entries(g.options)) {
-    if (name === "difficulty" && n !== 1) continue;
+    if (!fits(spec, n)) continue;
     let input;
     if (spec.type === "bool") {
       input = el("input", { type: "checkbox", name, id: `opt-${name}` });
-    } else if (CHOICES[name]) {
+    } else if (spec.choices.length) {
+      const choices = spec.choices.filter(c => !c.players || c.players.includes(n));
+      if (!choices.length) continue;  // none is for this many players
       input = el("select", { name, id: `opt-${name}` });
-      for (const [value, words] of CHOICES[name]) input.append(el("option", { value, text: words }));
-      input.value = DEFAULTS[name] ?? CHOICES[name][0][0];
+      if (spec.default === null) input.append(el("option", { value: "", text: "none" }));
+      for (const c of choices) input.append(el("option", { value: String(c.value), text: c.label }));
+      input.value = spec.default === null ? "" : String(spec.default);
     } else {
-      input = el("input", { name, id: `opt-${name}`, inputmode: spec.type === "int"
-        ? "numeric" : "text" });
+      input = el("input", { name, id: `opt-${name}`, inputmode: spec.type === "overlay" ? "text"
+        : spec.type === "str" ? "text" : "numeric" });
     }
     box.append(el("label", { class: "field", title: spec.help },
-      el("span", { class: "field-words", text: LABELS[name] || name }), input));
+      el("span", { class: "field-words", text: spec.label || name }), input));
   }
-  if (n < g.min_players) {  // fewer players than the rulebook's: its variant is required
-    for (const [name, value] of Object.entries(g.variant_options)) {
-      const input = $(`opt-${name}`);
-      if (input) { input.value = value; input.disabled = true; input.dataset.forced = "true"; }
-    }
+  for (const [name, value] of Object.entries(g.forced[n] || {})) {  // its variant, locked
+    const input = $(`opt-${name}`);
+    if (input) { input.value = String(value); input.disabled = true; input.dataset.forced = "true"; }
   }
-  const expert = $("opt-expert");
   const follow = () => {
-    for (const name of EXPERT_ONLY) {
+    for (const [name, spec] of Object.entries(g.options)) {
       const input = $(`opt-${name}`);
-      if (input) input.disabled = !expert.checked;
+      if (!input || input.dataset.forced) continue;
+      input.disabled = !Object.entries(spec.requires).every(([k, v]) => {
+        const other = $(`opt-${k}`);
+        if (!other || other.disabled) return false;
+        return other.type === "checkbox" ? other.checked === v : other.value === String(v);
+      });
     }
   };
-  if (expert) { expert.addEventListener("change", follow); follow(); }
+  for (const input of box.querySelectorAll("input, select")) {
+    input.addEventListener("change", follow);
+  }
+  follow();
+}
+
+/** An option's value as the form holds it, in the option's type. */
+function typed(spec, text) {
+  if (spec.type === "int" || spec.type === "seat") return Number(text);
+  const c = spec.choices.find(x => String(x.value) === text);
+  return c ? c.value : text;
 }
 
 /** The request body the form describes. */
@@ -185,13 +167,11 @@ function formBody() {
     const input = $(`opt-${name}`);
     if (!input) continue;
     if (input.disabled) {
-      if (input.dataset.forced && input.value) options[name] = input.value;
+      if (input.dataset.forced && input.value) options[name] = typed(spec, input.value);
       continue;
     }
     if (spec.type === "bool") { if (input.checked) options[name] = true; }
-    else if (input.value.trim() !== "") {
-      options[name] = spec.type === "int" ? Number(input.value) : input.value.trim();
-    }
+    else if (input.value.trim() !== "") options[name] = typed(spec, input.value.trim());
   }
   const body = { game: g.name, players, seats, options };
   const seedInput = $("seed-input");
@@ -293,20 +273,6 @@ async function create(event) {
   showMyGames();
 }
 
-/** A game's mode in words, from its payload: solo and level, Beginner/Expert, players. */
-function modeWords(p) {
-  const o = p.options || {};
-  if (p.game === "white-castle") {
-    if (p.players === 1) return `solo against the Tokugawa rival (${o.difficulty || "medium"})`;
-    return `${p.players} players${o.first_game ? ", first-game setup" : ""}`;
-  }
-  const mode = o.expert ? `Expert, Emperor cards side ${o.emperor_side || "A"}` : "Beginner";
-  const extra = [o.variant ? `unofficial ${o.variant} variant` : "",
-                 o.emperor_variant ? `unofficial Emperor ${o.emperor_variant}` : ""]
-    .filter(Boolean).join(", ");
-  return `${mode} · ${p.players} players${extra ? ` (${extra})` : ""}`;
-}
-
 /** Who sits where, in words: "blue Alice you, yellow bot normal, …" (names after colours). */
 function seatWords(p, mine) {
   return p.seats.map(s => `${s.name}${s.player && s.kind !== "bot" ? ` ${s.player}` : ""} ${
@@ -346,7 +312,7 @@ async function showMyGames() {
         : p.to_move === p.you ? "your turn" : `${p.seats[p.to_move]?.name ?? ""} to move`;
       if (!p.over && p.to_move === p.you) state.className = "your-turn";
       if (p.created_at) what.replaceChildren("created ", when(p.created_at * 1000));
-      what.prepend(`${modeWords(p)} · seats: ${seatWords(p, g.seat)} · `);
+      what.prepend(`${p.setup} · seats: ${seatWords(p, g.seat)} · `);
     }).catch(e => { state.textContent = e.message; })
       .finally(() => { item.dataset.loaded = "true"; });
   }
@@ -377,14 +343,13 @@ function symbol(name) {
  *  content, help/*.js, without the walkthrough that needs a board). */
 async function openHelp(name) {
   const g = catalog && catalog.games.find(x => x.name === name);
-  const info = PRESENT[name];
-  if (!g || !info) return;
+  if (!g || !g.client.help) return;
   const body = $("help-body");
   $("help-title").textContent = `${g.title}: help`;
   body.replaceChildren("The help is loading…");
   if (!$("help").open) $("help").showModal();
   let content;
-  try { content = await import(`./help/${info.help}.js`); } catch (e) {
+  try { content = await import(g.client.help); } catch (e) {
     body.replaceChildren(el("p", { class: "error", text: "the help could not be loaded" }));
     return;
   }
@@ -430,24 +395,32 @@ function showGames() {
   const box = $("game-cards");
   box.replaceChildren();
   for (const g of catalog.games) {
-    const info = PRESENT[g.name];
-    if (!info) continue;
+    const info = g.presentation;
+    const links = el("div", { class: "game-links" });
+    if (g.client.help) {
+      links.append(el("a", { href: `#help-${g.name}`, class: "game-help",
+                             text: "Help: the rules in short" }));
+    }
+    links.append(el("button", { type: "button", class: "choose", text: `New game of ${g.title}`,
+                                onclick: () => chooseGame(g.name) }));
+    if (g.client.tutorial) {
+      links.append(el("button", { type: "button", class: "tutorial-start",
+        text: "Guided first game", title: "A practice game against easy bots whose first "
+          + "decisions are explained on the board", onclick: e => guided(g.name, e.target) }));
+    }
     box.append(el("article", { class: "game-card", "data-game": g.name },
-      el("img", { src: info.picture, alt: `${g.title}: a picture of the game`, width: 128,
-                  height: 96, class: "game-picture" }),
+      g.client.picture ? el("img", { src: g.client.picture, alt: `${g.title}: a picture of the game`,
+                                     width: 128, height: 96, class: "game-picture" })
+        : el("div", { class: "game-picture" }),
       el("div", {},
         el("h3", { text: g.title }),
-        el("p", { class: "pitch", text: info.pitch }),
+        el("p", { class: "pitch", text: info.pitch || "" }),
         el("dl", { class: "game-facts" },
-          el("dt", { text: "Players" }), el("dd", { class: "game-players", text: info.players }),
-          el("dt", { text: "Length" }), el("dd", { class: "game-length", text: info.length }))),
-      el("div", { class: "game-links" },
-        el("a", { href: `#help-${g.name}`, class: "game-help", text: "Help: the rules in short" }),
-        el("button", { type: "button", class: "choose", text: `New game of ${g.title}`,
-                       onclick: () => chooseGame(g.name) }),
-        el("button", { type: "button", class: "tutorial-start", text: "Guided first game",
-                       title: "A practice game against easy bots whose first decisions are "
-                         + "explained on the board", onclick: e => guided(g.name, e.target) }))));
+          el("dt", { text: "Players" }), el("dd", { class: "game-players",
+                                                   text: info.players || "" }),
+          el("dt", { text: "Length" }), el("dd", { class: "game-length",
+                                                  text: info.length || "" }))),
+      links));
   }
 }
 

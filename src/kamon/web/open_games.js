@@ -7,15 +7,6 @@ import { storedName } from "./names.js";
 const REFRESH_MS = 5000;
 const $ = id => document.getElementById(id);
 
-/** A game's mode in words. */
-function modeWords(g) {
-  const o = g.options || {};
-  if (g.game === "white-castle") {
-    return `${g.players} players${o.first_game ? ", first-game setup" : ""} · ${g.mode}`;
-  }
-  return `${o.expert ? "Expert" : "Beginner"} · ${g.players} players · ${g.mode}`;
-}
-
 /** The seats in words: "blue human, green free, red bot easy". */
 function seatWords(g) {
   return g.seats.map(s => `${s.name} ${s.free ? "free" : s.kind === "bot" ? `bot ${s.level}`
@@ -54,7 +45,7 @@ async function refresh() {
       el("strong", { text: g.title }), ` — ${g.free.length} free seat${g.free.length === 1 ? "" : "s"} `,
       el("button", { type: "button", class: "join-open", "data-game-id": g.id,
                      onclick: () => join(g.id), text: "Join" }),
-      el("span", { class: "what" }, `${modeWords(g)} · seats: ${seatWords(g)} · created `,
+      el("span", { class: "what" }, `${g.setup} · ${g.mode} · seats: ${seatWords(g)} · created `,
         el("time", { datetime: d.toISOString(), text: d.toLocaleString(undefined, {
           month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) }),
         g.moves ? ` · ${g.moves} moves played` : "")));

@@ -17,7 +17,6 @@
 // the target and its area are above it with no choice under it.
 import { api, el, rememberGame } from "./api.js";
 
-export const MODULES = { "white-castle": "white_castle", "clansman": "clansman" };
 const KEY = "kamon-tutorial:";   // localStorage: how far the guide of a game has gone
 const GAP = 12;                  // between the bubble and its target, in px
 const MARGIN = 8;                // between the bubble and the band's edges
@@ -26,10 +25,15 @@ const SCAN = 16;                 // the free-space search's grid, in px
 
 const $ = id => document.getElementById(id);
 
+/** Where a game's guided first game is: its own folder's tutorial.js. */
+function tutorialOf(game) {
+  return `/static/games/${game}/tutorial.js`;
+}
+
 /** Create the practice game of a game's guided first game and go to its seat (the
  *  lobby's and the Help's "Guided first game" buttons); throws with the server's words. */
 export async function startTutorial(game) {
-  const script = await import(`./tutorial/${MODULES[game]}.js`);
+  const script = await import(tutorialOf(game));
   const created = await api("/api/games", { ...script.SETUP });
   const seat = created.seats.find(s => s.token);
   rememberGame({ id: created.id, game: created.game, title: created.title, seat: seat.seat,
@@ -552,14 +556,14 @@ async function run() {
   const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
   let guide = null;
   let waiting = null;   // the payload that came before the guide's script had loaded
-  const started = game => import(`./tutorial/${MODULES[game]}.js`).then(script => {
+  const started = game => import(tutorialOf(game)).then(script => {
     guide = new Guide(gameId, script);
     document.body.classList.add("tutorial");
     if (waiting) guide.shownPayload(waiting);
   });
   let loading = null;
   const onPayload = p => {
-    if (!MODULES[p.game] || p.you === null) return;
+    if (p.you === null) return;
     if (guide) { guide.shownPayload(p); return; }
     waiting = p;
     if (!loading) loading = started(p.game).catch(e => console.error(e));

@@ -11,7 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kamon.core.errors import DataError
+from kamon.core.game import GameBase, lazy
 from kamon.core.loading import load_exact
+from kamon.core.options import DESIGNER, Choice, Option, OptionSchema
 from kamon.core.protocol import Action, State, parse_notation
 from kamon.games.clansman import actions as A
 from kamon.games.clansman.data import load_data
@@ -20,8 +22,6 @@ from kamon.games.clansman.state import ClansmanState
 
 OFFICIAL_PLAYERS = 4
 SMALL_TABLE = "small-table"
-VARIANTS = (SMALL_TABLE,)
-SIDES = ("A", "B")
 
 
 def _emperor_variant(value: Any, data: Any) -> str:
@@ -46,80 +46,85 @@ def _emperor_variant(value: Any, data: Any) -> str:
     return ",".join(extra)
 
 
-class ClansmanGame:
-    """I, Clansman's entry point for the core protocol."""
+def _side(value: Any) -> Any:
+    """An Emperor side in any case ('b' is side B)."""
+    return value.strip().upper() if isinstance(value, str) else value
+
+
+OPTIONS = OptionSchema("I, Clansman", OFFICIAL_PLAYERS, OFFICIAL_PLAYERS, [
+    Option("expert", "bool", "the Expert game: Kofun and Emperor cards",
+           label="Expert game (Kofun and Emperor cards)"),
+    Option("emperor_side", "str",
+           "Expert: the side of all four Emperor cards, 'A' (basic, default) or 'B'",
+           label="Emperor cards", choices=(Choice("A", "side A"), Choice("B", "side B")),
+           default="A", requires={"expert": True}, parse=_side),
+    Option("emperor_variant", "str",
+           "Expert, UNOFFICIAL: put Emperor 008 and/or 009 in their century's slot ('008', "
+           "'009' or '008,009'; RULES_NOTES R32)",
+           label="Emperor variant (unofficial)",
+           choices=(Choice("008", "008"), Choice("009", "009"),
+                    Choice("008,009", "008 and 009")),
+           requires={"expert": True}, parse=lambda v: _emperor_variant(v, load_data()),
+           unofficial=True),
+    Option("variant", "str",
+           "'small-table': the UNOFFICIAL 2-3 player variant (RULES_NOTES R35)",
+           label="Table variant",
+           choices=(Choice(SMALL_TABLE, "small table (unofficial, 2–3 players)",
+                           players=(2, 3), unofficial=True),),
+           unofficial=True),
+    Option("start_player", "seat", "seat of the first start player (default: drawn from "
+           "the seed)", label="First start player (seat number; blank: drawn)"),
+    Option("data_overlay", "overlay", "a JSON object deep-merged over the card data",
+           who=DESIGNER, env="KAMON_DATA_OVERLAY"),
+])
+
+
+class ClansmanGame(GameBase):
+    """I, Clansman's entry point for the core protocol, and its slots."""
 
     name = "clansman"
     title = "I, Clansman"
     min_players = OFFICIAL_PLAYERS
     max_players = OFFICIAL_PLAYERS
     num_actions = A.NUM_ACTIONS
-    options: Mapping[str, Any] = {
-        "expert": "the Expert game: Kofun and Emperor cards",
-        "emperor_side": "Expert: the side of all four Emperor cards, 'A' (basic, default) or 'B'",
-        "emperor_variant": "Expert, UNOFFICIAL: put Emperor 008 and/or 009 in their century's "
-                           "slot ('008', '009' or '008,009'; RULES_NOTES R32)",
-        "variant": "'small-table': the UNOFFICIAL 2-3 player variant (RULES_NOTES R35)",
-        "start_player": "seat of the first start player (default: drawn from the seed)",
-        "data_overlay": "a JSON object deep-merged over the card data",
+    options = OPTIONS
+    aliases = ("i-clansman", "i_clansman")
+    position = 2
+
+    evaluation = lazy(".evaluation")
+    hidden_key = lazy(".hidden", "hidden_key")
+    same_view_for_every_seat = True  # hands are public (R08): a seat sees what a spectator sees
+    observation = lazy(".observation_state", "OBSERVATION")
+    features = lazy(".features", "FEATURES")
+    component_texts = lazy(".render", "component_texts")
+    stats = lazy(".stats")
+    presentation = {
+        # The rulebook's introduction retold; decisions measured with `kamon simulate
+        # clansman --players 4 --games 20 --agents normal` (seeds 0-19): 301 a game.
+        "pitch": "Ancient Japan, the 4th to the 7th Century: you are a Gozoku, lord of a "
+                 "great clan of the Yamato Kingdom. Over 16 generations marry your "
+                 "daughters into clans, produce, and earn Victory Points by strengthening "
+                 "the kingdom.",
+        "players": "4 (2–3: an unofficial small-table variant)",
+        "length": "about 90 minutes (the box); 16 rounds, about 75 decisions per player in "
+                  "kamon",
     }
 
     def new_game(self, players: int, seed: int, **options: Any) -> ClansmanState:
         """Set up a game; ValueError with a clear message for bad arguments."""
-        unknown = set(options) - set(self.options)
-        if unknown:
-            raise ValueError(f"unknown option(s) for {self.name}: {', '.join(sorted(unknown))}; "
-                             f"known: {', '.join(self.options)}")
-        overlay = options.get("data_overlay")
-        if overlay is not None and not isinstance(overlay, dict):
-            raise DataError("data_overlay must be a JSON object")
-        data = load_data(overlay)
-        opts = self._options(players, options, data)
-        return new_state(data, players, int(seed), opts)
+        opts = self.checked(players, options)
+        return new_state(load_data(opts.get("data_overlay")), players, int(seed), opts)
 
-    def _options(self, players: Any, options: Mapping[str, Any], data: Any) -> dict[str, Any]:
-        """Validate the player count and options; the canonical options for the record."""
-        variant = options.get("variant")
-        if variant is not None and variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}; the only variant is "
-                             f"{SMALL_TABLE!r} (unofficial 2-3 players, RULES_NOTES R35)")
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise ValueError(f"players must be an integer, got {players!r}")
-        if variant == SMALL_TABLE:
-            if players not in (2, 3):
-                raise ValueError(f"the unofficial small-table variant is for 2 or 3 players "
-                                 f"(got {players}); 4 players play the printed game")
-        elif players != OFFICIAL_PLAYERS:
-            raise ValueError(f"I, Clansman is played by exactly 4 players (rulebook: "
-                             f"'4 players'); got {players}. 2-3 players only with the "
-                             f"unofficial variant: variant='{SMALL_TABLE}' (RULES_NOTES R35)")
-        expert = options.get("expert")
-        if expert is not None and not isinstance(expert, bool):  # not 1, 0 or "yes"
-            raise ValueError(f"expert must be true or false, got {expert!r}")
-        side = options.get("emperor_side")
-        ev = options.get("emperor_variant")
-        if not expert and (side is not None or ev is not None):
-            raise ValueError("emperor_side / emperor_variant need expert=True (Emperor cards "
-                             "are used only in the Expert game)")
-        opts: dict[str, Any] = {}
-        if expert:
-            side = "A" if side is None else str(side).upper()
-            if side not in SIDES:
-                raise ValueError(f"emperor_side must be 'A' or 'B', got {options['emperor_side']!r}")
-            opts["expert"] = True
-            opts["emperor_side"] = side
-            if ev is not None:
-                opts["emperor_variant"] = _emperor_variant(ev, data)
-        if variant is not None:
-            opts["variant"] = variant
-        sp = options.get("start_player")
-        if sp is not None:
-            if not isinstance(sp, int) or isinstance(sp, bool) or not 0 <= sp < players:
-                raise ValueError(f"start_player must be a seat 0-{players - 1}, got {sp!r}")
-            opts["start_player"] = sp
-        if options.get("data_overlay") is not None:
-            opts["data_overlay"] = options["data_overlay"]
-        return opts
+    def setup_words(self, players: int, options: Mapping[str, Any]) -> str:
+        """'Beginner · 4 players' or 'Expert, Emperor cards side B · 3 players (unofficial
+        small-table variant)'."""
+        mode = (f"Expert, Emperor cards side {options.get('emperor_side', 'A')}"
+                if options.get("expert") else "Beginner")
+        extra = ", ".join(x for x in (
+            f"unofficial {options['variant']} variant" if options.get("variant") else "",
+            f"unofficial Emperor {options['emperor_variant']}"
+            if options.get("emperor_variant") else "") if x)
+        return f"{mode} · {players} players" + (f" ({extra})" if extra else "")
 
     def parse_action(self, state: State, text: str) -> Action:
         """The legal action named by notation (or its integer id)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, NoReturn
 
-from kamon.core.errors import RecordError
+from kamon.core.errors import DataError, RecordError
 from kamon.games.clansman import actions as A
 from kamon.games.clansman.data import CENTURIES, KOCHISEI, MIRROR, VOLATILE
 
@@ -108,8 +108,8 @@ def _check_options(s: ClansmanState) -> None:
     from kamon.games.clansman import GAME  # the package imports this module's user
 
     try:
-        canonical = GAME._options(s.n, s.options, s.data)
-    except ValueError as exc:
+        canonical = GAME.checked(s.n, s.options)
+    except (ValueError, DataError) as exc:
         _fail(f"options {s.options}: {exc}")
     if canonical != s.options:
         _fail(f"options {s.options} are not what the game records (expected {canonical})")

@@ -491,12 +491,6 @@ def candidates(state: ClansmanState) -> list[int]:
     return state.legal_ids()
 
 
-def hidden(state: ClansmanState) -> tuple[Any, ...]:
-    """The hidden information as it stands (deck orders and the RNG): a move that leaves
-    it unchanged drew no card and rolled no die, so search may reuse its outcome."""
-    return (state.rng.state, tuple(tuple(pile) for pile in state.piles))
-
-
 def _canonical(state: ClansmanState) -> ClansmanState:
     """A copy whose hidden parts are in a canonical order (and without the log, which
     search samples never read), so that samples depend on the view and the rng only."""

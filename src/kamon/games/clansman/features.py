@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kamon.core.game import Features
 from kamon.core.protocol import State
 from kamon.games.clansman.data import CENTURIES, CSData, load_data
 
@@ -105,3 +106,7 @@ def seat_features(start: State, end: State) -> list[dict[str, str | int]]:
     n = len(final["gozoku"])
     return [gozoku_features(g, data, (q - first) % n + 1)
             for q, g in enumerate(final["gozoku"])]
+
+
+# The features slot of the game (kamon.core.game.Features).
+FEATURES = Features(COLUMNS, seat_features, REPORT)

@@ -49,6 +49,7 @@ PHASES = ("marriage", "production", "over")
 STEPS = ("marry", "produce", "payment", "hand")
 CENTURIES = (4, 5, 6, 7)
 ROUNDS = 16
+ITEMS = ("tadokoro", "iron", "statue", "mirror", "kofun_mirrors")  # a seat's items field
 SCORE_KEYS = ("military_missions", "religion_missions", "religion_kofun",
               "religion_kofun_mirrors", "religion_statues", "government_missions",
               "economy_missions", "others_missions", "others_emperors", "total")
@@ -61,8 +62,8 @@ _G = Layout()
 G_PRESENT = _G.add("present", 1, "1 if this seat slot is in the game")
 G_TO_MOVE = _G.add("to_move", 1, "1 if this seat decides now")
 G_START = _G.add("start_player", 1, "1 if this seat is the start player")
-G_ITEMS = _G.add("items", 5, "Tadokoro /20, Iron /10, Statues /10, Mirrors /10, Mirrors "
-                             "under the Kofun /10")
+G_ITEMS = _G.add("items", 5, "Tadokoro, Iron, Statues, Mirrors, Mirrors under the Kofun",
+                 cap=(20, 10, 10, 10, 10))
 G_CLANS = _G.add("clan_row", len(CLAN_ROW), "multi-hot: the Clan cards row (CLAN_ROW)")
 G_MISSIONS = _G.add("missions", len(MISSIONS), "multi-hot: the Mission cards obtained "
                                                "(MISSIONS)")
@@ -73,14 +74,15 @@ G_HERO = _G.add("hero", len(HEROES), "one-hot: the Hero the seat took (HEROES; n
                                         "= all 0)")
 G_EMPERORS = _G.add("emperors", len(EMPERORS), "multi-hot: Emperor cards won (EMPERORS)")
 G_OBTAINED = _G.add("obtained", 3, "rounds in which the seat obtained a card, 2 Tadokoro "
-                                   "(option F), 1 Tadokoro (option G) /16")
+                                   "(option F), 1 Tadokoro (option G)", cap=ROUNDS)
 G_DAUGHTER = _G.add("daughter", 1 + len(PRINCES) + SEAT_SLOTS + len(CLAN_ROW),
                     "where the seat's daughter is married this round: (married, one-hot over "
                     "PRINCES, one-hot owner seat slot of the clan card, one-hot over CLAN_ROW)")
-G_SCORE = _G.add("score", len(SCORE_KEYS), "current VPs by source /20, total /60 "
-                                           "(SCORE_KEYS)")
-G_COLOUR = _G.add("vp_by_colour", len(VP_COLOURS), "VPs by colour /30 (military, religion, "
-                                                   "government, economy, others)")
+G_SCORE = _G.add("score", len(SCORE_KEYS), "current VPs by source, then the total "
+                                           "(SCORE_KEYS)",
+                 cap=(20,) * (len(SCORE_KEYS) - 1) + (60,))
+G_COLOUR = _G.add("vp_by_colour", len(VP_COLOURS), "VPs by colour (military, religion, "
+                                                   "government, economy, others)", cap=30)
 
 _L = Layout()
 SEAT = _L.add("seat", SEAT_SLOTS, "one-hot: the observing seat's absolute number (a few "
@@ -94,33 +96,35 @@ CENTURY = _L.add("century", len(CENTURIES), "one-hot: century 4-7")
 PHASE = _L.add("phase", len(PHASES), "one-hot: phase (marriage, production, over)")
 STEP = _L.add("step", len(STEPS), "one-hot: the decision now (marry, produce, payment, hand)")
 TURN = _L.add("turn", 1, "turns taken in this phase / players")
-PILES = _L.add("piles", len(CENTURIES), "cards left in the century 4-7 piles /16 (their "
-                                        "order is hidden)")
+PILES = _L.add("piles", len(CENTURIES), "cards left in the century 4-7 piles (their "
+                                        "order is hidden)", cap=16)
 SUPPLY = _L.add("supply", len(CENTURY_CARDS), "multi-hot: the Supply (CENTURY_CARDS)")
 DISCARD = _L.add("discard", len(CENTURY_CARDS), "multi-hot: Supply cards discarded at a "
                                                 "century's start (CENTURY_CARDS)")
 PRINCES_UP = _L.add("princes", len(PRINCES), "multi-hot: the Royal Prince faces showing (PRINCES)")
-MIYAKE = _L.add("miyake", 3, "Miyake cards /8, Tadokoro in the Miyake row /4, Tadokoro in "
-                             "the Bank /30")
+MIYAKE = _L.add("miyake", 3, "Miyake cards, Tadokoro in the Miyake row, Tadokoro in the Bank",
+                cap=(8, 4, 30))
 HEROES_LEFT = _L.add("heroes", len(HEROES), "multi-hot: Heroes left in the centre (HEROES)")
 KOFUN_LEFT = _L.add("kofun_left", len(KOFUN), "multi-hot: Kofun left in the centre (KOFUN)")
 EMPERORS_IN = _L.add("emperors_in_play", len(EMPERORS), "multi-hot: the Emperor faces in play (EMPERORS)")
 EMPERORS_LEFT = _L.add("emperors_left", len(EMPERORS), "multi-hot: Emperor faces still in the "
                                                        "centre (EMPERORS)")
 SET_ASIDE = _L.add("set_aside", len(EMPERORS), "multi-hot: Emperor faces nobody won (EMPERORS)")
-POOL = _L.add("pool", VOLATILE, "the producing seat's workforce /10 (" + ", ".join(
-    GOODS[:VOLATILE]) + ")")
+POOL = _L.add("pool", VOLATILE, "the producing seat's workforce (" + ", ".join(
+    GOODS[:VOLATILE]) + ")", cap=10)
 USABLE = _L.add("usable", len(USE_TARGETS), "multi-hot: cards the producing seat may use "
                                             "this turn (USE_TARGETS: the Kochisei-Shuraku of "
                                             "seat slot 0-3, clan-like cards, Royal Princes)")
 USED = _L.add("used", len(USE_TARGETS), "multi-hot: cards already used this round "
                                         "(USE_TARGETS)")
-LOCK = _L.add("statue_lock", 1, "Statues the producing seat may not spend this turn /2")
+LOCK = _L.add("statue_lock", 1, "Statues the producing seat may not spend this turn", cap=2)
 PENDING = _L.add("pending", len(PENDING_CARDS), "one-hot: the card chosen and awaiting its "
                                                 "payment decision (PENDING_CARDS)")
 
 SIZE = _L.size
 FIELDS: tuple[Field, ...] = tuple(_L.fields)
+CAP_G = _G.caps_by_start()  # a seat block's caps (declared above, once), by field start
+CAP = _L.caps_by_start()  # the vector's caps, by field start
 
 # The ordered lists the one-hot and multi-hot fields index (docs/OBSERVATIONS.md lists them).
 VOCABULARIES: dict[str, tuple[str, ...]] = {
@@ -176,9 +180,8 @@ def _seat_into(out: list[float], at: int, g: Mapping[str, Any], daughter: Any,
                colours: Mapping[str, int]) -> None:
     """One seat slot's block."""
     out[at + G_PRESENT] = 1.0
-    for i, (key, cap) in enumerate((("tadokoro", 20), ("iron", 10), ("statue", 10),
-                                    ("mirror", 10), ("kofun_mirrors", 10))):
-        out[at + G_ITEMS + i] = _cap(g[key], cap)
+    for i, key in enumerate(ITEMS):
+        out[at + G_ITEMS + i] = _cap(g[key], CAP_G[G_ITEMS][i])
     for cid in g["clans"]:
         out[at + G_CLANS + _idx("clan-row card", cid)] = 1.0
     for cid in g["missions"]:
@@ -193,9 +196,10 @@ def _seat_into(out: list[float], at: int, g: Mapping[str, Any], daughter: Any,
         out[at + G_EMPERORS + _idx("emperor", cid)] = 1.0
     f = sum(1 for o in g["obtained"] if o == "2 tadokoro")
     gg = sum(1 for o in g["obtained"] if o == "1 tadokoro")
-    out[at + G_OBTAINED] = _cap(len(g["obtained"]) - f - gg, ROUNDS)
-    out[at + G_OBTAINED + 1] = _cap(f, ROUNDS)
-    out[at + G_OBTAINED + 2] = _cap(gg, ROUNDS)
+    caps = CAP_G[G_OBTAINED]
+    out[at + G_OBTAINED] = _cap(len(g["obtained"]) - f - gg, caps[0])
+    out[at + G_OBTAINED + 1] = _cap(f, caps[1])
+    out[at + G_OBTAINED + 2] = _cap(gg, caps[2])
     if daughter is not None:
         owner, cid = int(daughter[0]), daughter[1]
         d = at + G_DAUGHTER
@@ -206,9 +210,9 @@ def _seat_into(out: list[float], at: int, g: Mapping[str, Any], daughter: Any,
             out[d + 1 + len(PRINCES) + slot_of[owner]] = 1.0
             out[d + 1 + len(PRINCES) + SEAT_SLOTS + _idx("clan-row card", cid)] = 1.0
     for i, key in enumerate(SCORE_KEYS):
-        out[at + G_SCORE + i] = _cap(score.get(key, 0), 60 if key == "total" else 20)
+        out[at + G_SCORE + i] = _cap(score.get(key, 0), CAP_G[G_SCORE][i])
     for i, colour in enumerate(VP_COLOURS):
-        out[at + G_COLOUR + i] = _cap(colours.get(colour, 0), 30)
+        out[at + G_COLOUR + i] = _cap(colours.get(colour, 0), CAP_G[G_COLOUR][i])
 
 
 def encode(view: Mapping[str, Any]) -> np.ndarray:
@@ -253,16 +257,16 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
         out[STEP + _idx("step", view["step"])] = 1.0
     out[TURN] = _cap(view["turn"], n)
     for i, size in enumerate(view["piles"]):
-        out[PILES + i] = _cap(size, 16)
+        out[PILES + i] = _cap(size, CAP[PILES][i])
     for cid in view["supply"]:
         out[SUPPLY + _idx("century card", cid)] = 1.0
     for cid in view["discard"]:
         out[DISCARD + _idx("century card", cid)] = 1.0
     for cid in view["princes"]:
         out[PRINCES_UP + _idx("prince", cid)] = 1.0
-    out[MIYAKE] = _cap(view["miyake"], 8)
-    out[MIYAKE + 1] = _cap(view["miyake_row"], 4)
-    out[MIYAKE + 2] = _cap(view["bank_tadokoro"], 30)
+    out[MIYAKE] = _cap(view["miyake"], CAP[MIYAKE][0])
+    out[MIYAKE + 1] = _cap(view["miyake_row"], CAP[MIYAKE][1])
+    out[MIYAKE + 2] = _cap(view["bank_tadokoro"], CAP[MIYAKE][2])
     for cid in view["heroes"]:
         out[HEROES_LEFT + _idx("hero", cid)] = 1.0
     for cid in view["kofun"]:
@@ -274,12 +278,12 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
     for cid in view["set_aside"]:
         out[SET_ASIDE + _idx("emperor", cid)] = 1.0
     for i, k in enumerate(view["pool"][:VOLATILE]):
-        out[POOL + i] = _cap(k, 10)
+        out[POOL + i] = _cap(k, CAP[POOL][i])
     for key, _owner, _cid in view["usable"]:
         out[USABLE + _target(key, slot_of)] = 1.0
     for key in view["used"]:
         out[USED + _target(key, slot_of)] = 1.0
-    out[LOCK] = _cap(view["lock"], 2)
+    out[LOCK] = _cap(view["lock"], CAP[LOCK][0])
     if view.get("pending") is not None:
         out[PENDING + _idx("pending card", view["pending"])] = 1.0
     return np.array(out, dtype=np.float32)

@@ -28,11 +28,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kamon.core.layout import Observation
 from kamon.games.clansman import actions as A
+from kamon.games.clansman import observation as _view
 from kamon.games.clansman.data import KOCHISEI, VOLATILE, VP_COLOURS, CSData
 from kamon.games.clansman.observation import (
     _DATA,
     _G,
+    CAP,
+    CAP_G,
     CENTURY,
     CENTURY_CARDS,
     CLAN_ROW,
@@ -228,6 +232,10 @@ def _end_terms(data: CSData, faces: tuple[str, ...]) -> _EndTerms:
 # (the dicts are cleared when full): a seat's VP fields (score then vp_by_colour, adjacent)
 # from its VPs by SCORE_KEYS, and the pool field from the pool.
 _MEMO_SIZE = 4096
+_ITEM_CAPS = CAP_G[G_ITEMS]  # the caps of the table (observation.py), read, never written
+_OBTAINED_CAPS = CAP_G[G_OBTAINED]
+_PILE_CAP = CAP[PILES][0]
+assert set(CAP[PILES]) == {_PILE_CAP}  # one cap for every pile (the unrolled loop's)
 _VP_FIELDS: dict[tuple[int, ...], array[float]] = {}
 _POOL_FIELD: dict[tuple[int, ...], array[float]] = {}
 assert G_SCORE + len(SCORE_KEYS) == G_COLOUR and SCORE_KEYS[-1] == "total"
@@ -235,10 +243,11 @@ assert G_SCORE + len(SCORE_KEYS) == G_COLOUR and SCORE_KEYS[-1] == "total"
 
 def _vp_fields(vp: tuple[int, ...]) -> array[float]:
     """The score and vp_by_colour fields of VPs given in SCORE_KEYS order, as encode writes
-    them (the colours summed as scoring.colour_vp does)."""
+    them (the colours summed as scoring.colour_vp does), over the table's caps."""
     mil, rel, kof, kofm, statues, gov, eco, oth, emp, total = vp
-    block = array("f", [_cap(v, 20) for v in vp[:-1]] + [_cap(total, 60)] + [
-        _cap(v, 30) for v in (mil, rel + statues + kof + kofm, gov, eco, oth + emp)])
+    colours = (mil, rel + statues + kof + kofm, gov, eco, oth + emp)
+    block = array("f", [_cap(v, c) for v, c in zip(vp, CAP_G[G_SCORE], strict=True)] + [
+        _cap(v, c) for v, c in zip(colours, CAP_G[G_COLOUR], strict=True)])
     if len(_VP_FIELDS) >= _MEMO_SIZE:
         _VP_FIELDS.clear()
     _VP_FIELDS[vp] = block
@@ -247,7 +256,7 @@ def _vp_fields(vp: tuple[int, ...]) -> array[float]:
 
 def _pool_field(pool: tuple[int, ...]) -> array[float]:
     """The pool field of a pool, as encode writes it."""
-    values = [_cap(k, 10) for k in pool[:VOLATILE]]
+    values = [_cap(k, c) for k, c in zip(pool[:VOLATILE], CAP[POOL], strict=False)]
     block = array("f", values + [0.0] * (VOLATILE - len(values)))
     if len(_POOL_FIELD) >= _MEMO_SIZE:
         _POOL_FIELD.clear()
@@ -271,6 +280,8 @@ def _encode_state(s: ClansmanState, seat: int | None) -> np.ndarray:
     n = s.n
     template, seats, usable_at, used_at = _GEOMETRY[
         n, None if seat is None else int(seat)]
+    tad_c, iron_c, statue_c, mirror_c, kofm_c = _ITEM_CAPS  # the table's, as locals
+    obt_c, f_c, g_c = _OBTAINED_CAPS
     o = template[:]
     options = s.options
     if options.get("expert"):
@@ -306,19 +317,19 @@ def _encode_state(s: ClansmanState, seat: int | None) -> np.ndarray:
             o[start_at] = 1.0
         x = g.tadokoro  # i: the items field
         if x > 0:
-            o[i] = x / 20 if x < 20 else 1.0
+            o[i] = x / tad_c if x < tad_c else 1.0
         x = g.iron
         if x > 0:
-            o[i + 1] = x / 10 if x < 10 else 1.0
+            o[i + 1] = x / iron_c if x < iron_c else 1.0
         statue = g.statue
         if statue > 0:
-            o[i + 2] = statue / 10 if statue < 10 else 1.0
+            o[i + 2] = statue / statue_c if statue < statue_c else 1.0
         mirror = g.mirror
         if mirror > 0:
-            o[i + 3] = mirror / 10 if mirror < 10 else 1.0
+            o[i + 3] = mirror / mirror_c if mirror < mirror_c else 1.0
         x = g.kofun_mirrors
         if x > 0:
-            o[i + 4] = x / 10 if x < 10 else 1.0
+            o[i + 4] = x / kofm_c if x < kofm_c else 1.0
         clans = g.clans
         for cid in clans:
             o[clans_at[cid]] = 1.0
@@ -339,11 +350,11 @@ def _encode_state(s: ClansmanState, seat: int | None) -> np.ndarray:
             x = obtained.count(_G_TADOKORO)
             c = len(obtained) - f - x
             if c > 0:
-                o[i] = c / ROUNDS if c < ROUNDS else 1.0
+                o[i] = c / obt_c if c < obt_c else 1.0
             if f > 0:
-                o[i + 1] = f / ROUNDS if f < ROUNDS else 1.0
+                o[i + 1] = f / f_c if f < f_c else 1.0
             if x > 0:
-                o[i + 2] = x / ROUNDS if x < ROUNDS else 1.0
+                o[i + 2] = x / g_c if x < g_c else 1.0
         d = daughters[q]
         if d is not None:
             owner, cid = d
@@ -404,40 +415,42 @@ def _encode_state(s: ClansmanState, seat: int | None) -> np.ndarray:
     if x > 0:
         o[TURN] = x / n if x < n else 1.0
     piles = s.piles
+    pc = _PILE_CAP
     if len(piles) == 4:  # as the loop below, unrolled
         p4, p5, p6, p7 = piles
         x = len(p4)
         if x:
-            o[PILES] = x / 16 if x < 16 else 1.0
+            o[PILES] = x / pc if x < pc else 1.0
         x = len(p5)
         if x:
-            o[PILES + 1] = x / 16 if x < 16 else 1.0
+            o[PILES + 1] = x / pc if x < pc else 1.0
         x = len(p6)
         if x:
-            o[PILES + 2] = x / 16 if x < 16 else 1.0
+            o[PILES + 2] = x / pc if x < pc else 1.0
         x = len(p7)
         if x:
-            o[PILES + 3] = x / 16 if x < 16 else 1.0
+            o[PILES + 3] = x / pc if x < pc else 1.0
     else:
         for i, pile in enumerate(piles, PILES):
             x = len(pile)
             if x:
-                o[i] = x / 16 if x < 16 else 1.0
+                o[i] = x / pc if x < pc else 1.0
     for cid in s.supply:
         o[_SUPPLY_AT[cid]] = 1.0
     for cid in s.discard:
         o[_DISCARD_AT[cid]] = 1.0
     for cid in s.princes:
         o[_PRINCES_AT[cid]] = 1.0
+    miyake_c, row_c, bank_c = CAP[MIYAKE]
     x = s.miyake
     if x > 0:
-        o[MIYAKE] = x / 8 if x < 8 else 1.0
+        o[MIYAKE] = x / miyake_c if x < miyake_c else 1.0
     x = s.miyake_row
     if x > 0:
-        o[MIYAKE + 1] = x / 4 if x < 4 else 1.0
+        o[MIYAKE + 1] = x / row_c if x < row_c else 1.0
     x = s.bank_tadokoro
     if x > 0:
-        o[MIYAKE + 2] = x / 30 if x < 30 else 1.0
+        o[MIYAKE + 2] = x / bank_c if x < bank_c else 1.0
     for cid in s.heroes:
         o[_HEROES_AT[cid]] = 1.0
     for cid in s.kofun:
@@ -458,10 +471,18 @@ def _encode_state(s: ClansmanState, seat: int | None) -> np.ndarray:
     for key in s.used:
         o[used_at[key]] = 1.0
     x = s.lock
+    lock_c = CAP[LOCK][0]
     if x > 0:
-        o[LOCK] = x / 2 if x < 2 else 1.0
+        o[LOCK] = x / lock_c if x < lock_c else 1.0
     if s.pending is not None:
         o[_PENDING_AT[s.pending]] = 1.0
     return np.frombuffer(o, _FLOAT32)
 
 
+
+
+# The game's observation slot (kamon.core.layout.Observation). The information state's
+# bounds: random play over 150 games per set-up reached 252 decisions / 15 reveals: the 15
+# rounds after the first bound the reveals.
+OBSERVATION = Observation(_view.FIELDS, _view.SIZE, _view.encode, _view.MARGIN_SCALE,
+                          encode_state, _view.VOCABULARIES, recall_limits=(400, 24))

@@ -30,6 +30,7 @@ from typing import Any
 
 from kamon.core.errors import RecordError
 from kamon.core.loading import Field, convert_fields, require_exact, show
+from kamon.core.protocol import Game
 from kamon.core.rng import Rng
 from kamon.games.clansman.base import SEATS, StateBase
 from kamon.games.clansman.consistency import check_state
@@ -46,6 +47,13 @@ class ClansmanState(Explain, Rounds):
     """A game of I, Clansman in progress (4 players; 2-3 only in the small-table variant)."""
 
     __slots__ = ()
+
+    @property
+    def game(self) -> Game:
+        """The game this is a position of (its entry point, with its slots)."""
+        from kamon.games.clansman import GAME
+
+        return GAME
 
     def clone(self) -> ClansmanState:
         """An independent copy (card data and tuples are shared)."""

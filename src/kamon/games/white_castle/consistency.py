@@ -488,13 +488,14 @@ def _check_frame(s: WhiteCastleState, f: Any, top: bool) -> None:
     ok = True
     if kind == "effects":
         ok = isinstance(f[2], tuple) and 0 < len(f[2]) <= A.MAX_EFFECTS and all(
-            _effect_ok(e) for e in f[2])
+            _effect_ok(e) for e in f[2]) and isinstance(f[3], str)
     elif kind == "choice":
         ok = _is_int(f[2]) and f[2] > 0
     elif kind == "checkpoint":
         ok = _is_int(f[2]) and f[2] > 0 and _is_int(f[3]) and f[3] > 0
     elif kind == "blocks":
-        ok = isinstance(f[2], tuple) and all(_block_ok(s, p, o) for o in f[2])
+        ok = isinstance(f[2], tuple) and all(_block_ok(s, p, o) for o in f[2]) and \
+            isinstance(f[3], bool) and isinstance(f[4], bool) and isinstance(f[5], str)
     elif kind == "outside":
         ok = isinstance(f[2], tuple) and all(_is_int(w) and 0 <= w < 3 for w in f[2])
     elif kind == "courtier":

@@ -627,13 +627,6 @@ def candidates(state: WhiteCastleState) -> list[int]:
     return kept or ids
 
 
-def hidden(state: WhiteCastleState) -> tuple[Any, ...]:
-    """The hidden information as it stands (deck orders and the RNG): a move that leaves
-    it unchanged drew no card and rolled no die, so search may reuse its outcome."""
-    return (state.rng.state, tuple(state.steward_deck), tuple(state.diplomat_deck),
-            tuple(state.solo_deck))
-
-
 def _canonical(state: WhiteCastleState) -> WhiteCastleState:
     """A copy whose hidden parts are in a canonical order (and without the log, which
     search samples never read), so that samples depend on the view and the rng only."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kamon.core.game import Features
 from kamon.core.protocol import State
 from kamon.games.white_castle.actions import LOCS
 
@@ -106,3 +107,7 @@ def seat_features(start: State, end: State) -> list[dict[str, str | int]]:
     return [clan_features(clans[q], final["garden_cards"], final["garden_workers"], q,
                           order.index(q) + 1 if q in order else 0)
             for q in range(len(clans))]
+
+
+# The features slot of the game (kamon.core.game.Features).
+FEATURES = Features(COLUMNS, seat_features, REPORT)

@@ -15,6 +15,7 @@ from the state without building the view: what the interfaces call.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -72,32 +73,43 @@ def _names(seq: Sequence[str]) -> str:
 
 
 # ---------------------------------------------------------------- the layout
+# Each count's cap is declared here, in the table, and nowhere else: both encoders read it
+# (`CAP`, `CAP_C` here; `cap_array` in observation_state.py) and docs/OBSERVATIONS.md
+# prints it. Three caps vary with the position and are said in the meaning instead: the
+# turn counter's (turns a round: TURNS_PER_CLAN x clans), a clan's Passage of Time stamp
+# (the game's latest stamp) and the decision count (CHOICE_CAP resources, or
+# CHECKPOINT_CAP steps at a checkpoint).
+TURNS_PER_CLAN = 3
+CHOICE_CAP = 3
+CHECKPOINT_CAP = 5
+_DIE = (1, 1, 1, 6)  # a die as (coral, black, white, pips)
 _C = Layout()
 C_PRESENT = _C.add("present", 1, "1 if this clan slot is in the game")
 C_RIVAL = _C.add("rival", 1, "1 if this clan is the solo game's Tokugawa rival")
 C_TO_MOVE = _C.add("to_move", 1, "1 if this clan's seat decides now")
-C_COINS = _C.add("coins", 1, "coins /20")
-C_SEALS = _C.add("seals", 1, "Daimyo seals /5")
-C_CP = _C.add("cp", 1, "clan points scored so far /100")
-C_RES = _C.add("resources", 3, "food, iron, pearl /7")
-C_LEFT = _C.add("workers_left", 3, "courtiers, gardeners, warriors still in the domain /5")
+C_COINS = _C.add("coins", 1, "coins", cap=20)
+C_SEALS = _C.add("seals", 1, "Daimyo seals", cap=5)
+C_CP = _C.add("cp", 1, "clan points scored so far", cap=100)
+C_RES = _C.add("resources", 3, "food, iron, pearl", cap=7)
+C_LEFT = _C.add("workers_left", 3, "courtiers, gardeners, warriors still in the domain",
+                cap=5)
 C_COURTIERS = _C.add("courtiers", len(A.LOCS),
-                     f"courtiers at each location /5 ({_names(A.LOCS)})")
-C_WARRIORS = _C.add("warriors", 3, "warriors in training yards 1-3 /5")
+                     f"courtiers at each location ({_names(A.LOCS)})", cap=5)
+C_WARRIORS = _C.add("warriors", 3, "warriors in training yards 1-3", cap=5)
 C_CARD = _C.add("action_card", len(DOMAIN_CARDS),
                 "one-hot: the action card on the domain board (DOMAIN_CARDS: a castle card "
                 "can replace the starting one)")
 C_LANTERN = _C.add("lantern", len(LANTERN_CARDS),
-                   "cards in the Lantern Area, count /2 per card of LANTERN_CARDS")
-C_POS = _C.add("passage", 1, "Passage of Time position /20")
+                   "cards in the Lantern Area, copies per card of LANTERN_CARDS", cap=2)
+C_POS = _C.add("passage", 1, "Passage of Time position", cap=20)
 C_SEQ = _C.add("passage_stack", 1, "arrival stamp on the Passage of Time / the game's "
                                      "latest stamp (higher = on top of a shared space)")
 C_DOMAIN = _C.add("domain_dice", 6, "personal domain rows coral, black, white: "
-                                    "(die present, its value /6) per row")
-C_PLACED = _C.add("placements", 1, "dice placed so far /30")
+                                    "(die present, its pips) per row", cap=(1, 6) * 3)
+C_PLACED = _C.add("placements", 1, "dice placed so far", cap=30)
 C_ORDER = _C.add("turn_order", CLAN_SLOTS, "one-hot: position in the turn order")
-C_SCORE = _C.add("score", len(SCORE_KEYS),
-                 "current score by category /50, total /100 (SCORE_KEYS)")
+C_SCORE = _C.add("score", len(SCORE_KEYS), "current score by category, then the total "
+                 "(SCORE_KEYS)", cap=(50,) * (len(SCORE_KEYS) - 1) + (100,))
 
 _L = Layout()
 SEAT = _L.add("seat", 4, "one-hot: the observing seat's absolute number (clan slot 0 is "
@@ -108,21 +120,23 @@ FIRST_GAME = _L.add("first_game", 1, "1 with the first-game Well tiles")
 CLANS = _L.repeated("clan", _C, CLAN_SLOTS)
 ROUND = _L.add("round", 3, "one-hot: round 1-3")
 PHASE = _L.add("phase", len(PHASES), f"one-hot: phase ({_names(PHASES)})")
-TURN = _L.add("turn", 1, "turns taken this round / (3 x players)")
+TURN = _L.add("turn", 1, f"turns taken this round / ({TURNS_PER_CLAN} x players)")
 BRIDGES = _L.add("bridges", 3 * MAX_BRIDGE * 2,
                  "bridges coral, black, white: 5 positions left to right, each (die present, "
-                 "value /6)")
+                 "pips)", cap=(1, 6) * (3 * MAX_BRIDGE))
 LONE = _L.add("lone_left", 3, "per bridge: 1 if a single die is at its left end")
 SPACES = _L.add("spaces", 7 * 2 * 4,
                 "steward1-3, diplomat1-2, outside-left, outside-right: the 2 dice on each, "
-                "bottom first, each as (coral, black, white, value /6); all 0 = no die")
-WELL = _L.add("well", 5, "the Well: dice on it /10, then its top die (coral, black, white, "
-                         "value /6)")
+                "bottom first, each as (coral, black, white, pips); all 0 = no die",
+                cap=_DIE * (7 * 2))
+WELL = _L.add("well", 5, "the Well: dice on it, then its top die (coral, black, white, pips)",
+              cap=(10, *_DIE))
 ROOM_CARDS = _L.add("room_cards", 3 * len(STEWARDS) + 2 * len(DIPLOMATS),
                     "one-hot per room: steward rooms 1-3 over STEWARDS, diplomat rooms 1-2 "
                     "over DIPLOMATS")
-ROOM_TILES = _L.add("room_tiles", 5 * 3, "per room: die-colour tiles coral, black, white /3")
-DECKS = _L.add("decks", 2, "cards left in the steward /12 and diplomat /10 decks")
+ROOM_TILES = _L.add("room_tiles", 5 * 3, "per room: die-colour tiles coral, black, white",
+                    cap=3)
+DECKS = _L.add("decks", 2, "cards left in the steward and diplomat decks", cap=(12, 10))
 WELL_TILES = _L.add("well_tiles", len(DIE_TILES), "multi-hot: the two die tiles at the Well (DIE_TILES)")
 DAIMYO_CARD = _L.add("daimyo_card", len(DAIMYO_CARDS), "one-hot: the Daimyo's favour card (DAIMYO_CARDS)")
 DAIMYO_SLOTS = _L.add("daimyo_slots", 3 * (CLAN_SLOTS + 1),
@@ -133,34 +147,36 @@ GARDEN_CARDS = _L.add("garden_cards", 6 * len(GARDENS),
 GARDEN_WORKERS = _L.add("garden_workers", 6 * CLAN_SLOTS,
                         "per garden slot: which clan slots have a gardener there")
 YARDS = _L.add("yard_effects", 3 * len(EFFECT_FEATURES),
-               "per training yard: what its tiles give (EFFECT_FEATURES)")
+               "per training yard: what its tiles give (EFFECT_FEATURES)", cap=5)
 DRAFT = _L.add("draft_pairs", A.MAX_DRAFT * (1 + len(START_RESOURCES) + len(START_ACTIONS)),
                "per starting pair 1-5: (still offered, one-hot over START_RESOURCES, "
                "one-hot over the first 3 of DOMAIN_CARDS)")
-HELD = _L.add("held_die", 6, "the die in hand: (present, coral, black, white, value /6, taken "
-                             "from the left end)")
+HELD = _L.add("held_die", 6, "the die in hand: (present, coral, black, white, pips, taken "
+                             "from the left end)", cap=(1, *_DIE, 1))
 FIRED = _L.add("rows_used", 3, "domain rows coral, black, white already activated this turn")
 FRAME = _L.add("decision", len(FRAME_KINDS), "one-hot: the kind of decision now (FRAME_KINDS)")
 DECIDER = _L.add("decider", CLAN_SLOTS, "one-hot: the clan slot deciding now")
 PENDING = _L.add("pending", len(FRAME_KINDS), "decisions waiting under the current one, "
-                                              "count /3 per kind of FRAME_KINDS")
+                                              "count per kind of FRAME_KINDS", cap=3)
 F_EFFECTS = _L.add("decision_effects", MAX_EFFECTS * len(EFFECT_FEATURES),
-                   "'effects' decision: effect k (the action 'effect k+1') as EFFECT_FEATURES")
+                   "'effects' decision: effect k (the action 'effect k+1') as EFFECT_FEATURES",
+                   cap=5)
 F_BLOCKS = _L.add("decision_blocks", len(ROOM_BLOCKS) + CARD_BLOCKS + 2,
                   "'blocks' decision: the offered room blocks (ROOM_BLOCKS), the action card's "
                   "blocks 1-3, then (a room placement, the decision may be declined)")
-F_CHOICE = _L.add("decision_count", 1, "'choice': resources still to choose /3; "
-                                       "'checkpoint': steps /5")
-F_COST = _L.add("decision_cost", 2, "'pay' / 'checkpoint': coins /5 and seals /5 to pay")
+F_CHOICE = _L.add("decision_count", 1, f"'choice': resources still to choose /{CHOICE_CAP}; "
+                                       f"'checkpoint': steps /{CHECKPOINT_CAP}")
+F_COST = _L.add("decision_cost", 2, "'pay' / 'checkpoint': coins and seals to pay", cap=5)
 F_PAY_FOR = _L.add("decision_pay_for", len(EFFECT_FEATURES),
-                   "'pay': what paying gives (EFFECT_FEATURES)")
+                   "'pay': what paying gives (EFFECT_FEATURES)", cap=5)
 F_OUTSIDE = _L.add("decision_workers", 3, "'outside': the worker actions offered (courtier, "
                                           "gardener, warrior)")
 F_COURTIER = _L.add("decision_courtier", 2, "'courtier': audience done, climb done")
 F_GARDENS = _L.add("decision_gardens", 6, "'garden_round' / 'rival_garden': the garden slots "
                                           "offered")
-F_FLOOR = _L.add("decision_floor", 1, "'rival_room': the floor the rival's courtier reaches /3")
-SOLO = _L.add("solo_deck", 1, "Solitaire cards left in the deck /9")
+F_FLOOR = _L.add("decision_floor", 1, "'rival_room': the floor the rival's courtier reaches",
+                 cap=3)
+SOLO = _L.add("solo_deck", 1, "Solitaire cards left in the deck", cap=9)
 SOLO_TOP = _L.add("solo_top", 3 + 3 + len(A.SPACES),
                   "one-hot x3: the Solitaire deck's face-up top Bridge side: die colour "
                   "(coral, black, white), bridge position (left, center, right), "
@@ -171,6 +187,8 @@ DISCARDED = _L.add("discarded", len(CASTLE_CARDS),
 
 SIZE = _L.size
 FIELDS: tuple[Field, ...] = tuple(_L.fields)
+CAP_C = _C.caps_by_start()  # a clan block's caps, by a field's start in the block
+CAP = _L.caps_by_start()  # the vector's caps, by a field's start
 
 # The ordered lists the one-hot and multi-hot fields index (docs/OBSERVATIONS.md lists them).
 VOCABULARIES: dict[str, tuple[str, ...]] = {
@@ -236,57 +254,58 @@ def _effect_raw(e: Sequence[Any], acc: list[float]) -> None:
         raise ValueError(f"The White Castle observation does not know the effect {kind!r}")
 
 
-def _effects_into(out: list[float], at: int, effects: Sequence[Sequence[Any]]) -> None:
-    """Write the summed effect features of `effects` at `at` (amounts /5, capped)."""
+def _effects_into(out: list[float], at: int, effects: Sequence[Sequence[Any]],
+                  cap: int) -> None:
+    """Write the summed effect features of `effects` at `at` (amounts over the field's cap)."""
     acc = [0.0] * len(EFFECT_FEATURES)
     for e in effects:
         _effect_raw(e, acc)
     for i, v in enumerate(acc):
         if v:
-            out[at + i] = _cap(v, 5)
+            out[at + i] = _cap(v, cap)
 
 
-def _die_into(out: list[float], at: int, die: Sequence[int]) -> None:
-    """(coral, black, white, value /6) of a (colour, value) die."""
+def _die_into(out: list[float], at: int, die: Sequence[int], caps: Sequence[int]) -> None:
+    """(coral, black, white, pips) of a (colour, value) die, over the field's caps."""
     out[at + int(die[0])] = 1.0
-    out[at + 3] = die[1] / 6
+    out[at + 3] = _cap(die[1], caps[3])
 
 
 def _clan_into(out: list[float], at: int, clan: Mapping[str, Any], score: Mapping[str, int],
                latest_seq: int) -> None:
     """One clan slot's block."""
     out[at + C_PRESENT] = 1.0
-    out[at + C_COINS] = _cap(clan["coins"], 20)
-    out[at + C_SEALS] = _cap(clan["seals"], 5)
-    out[at + C_CP] = _cap(clan["cp"], 100)
+    out[at + C_COINS] = _cap(clan["coins"], CAP_C[C_COINS][0])
+    out[at + C_SEALS] = _cap(clan["seals"], CAP_C[C_SEALS][0])
+    out[at + C_CP] = _cap(clan["cp"], CAP_C[C_CP][0])
     for i in range(3):
-        out[at + C_RES + i] = _cap(clan["res"][i], 7)
-        out[at + C_LEFT + i] = _cap(clan["left"][i], 5)
+        out[at + C_RES + i] = _cap(clan["res"][i], CAP_C[C_RES][i])
+        out[at + C_LEFT + i] = _cap(clan["left"][i], CAP_C[C_LEFT][i])
     counts = [0] * len(A.LOCS)
     for loc in clan["courtiers"]:
         counts[loc] += 1
     for i, n in enumerate(counts):
         if n:
-            out[at + C_COURTIERS + i] = _cap(n, 5)
+            out[at + C_COURTIERS + i] = _cap(n, CAP_C[C_COURTIERS][i])
     yards = [0, 0, 0]
     for y in clan["warriors"]:
         yards[y] += 1
     for i, n in enumerate(yards):
         if n:
-            out[at + C_WARRIORS + i] = _cap(n, 5)
+            out[at + C_WARRIORS + i] = _cap(n, CAP_C[C_WARRIORS][i])
     if clan["card"] is not None:
         out[at + C_CARD + _idx("domain card", clan["card"])] = 1.0
-    for cid in clan["lantern"]:
-        j = at + C_LANTERN + _idx("lantern", cid)
-        out[j] = min(1.0, out[j] + 0.5)
-    out[at + C_POS] = _cap(clan["pos"], 20)
+    copies = Counter(_idx("lantern", cid) for cid in clan["lantern"])
+    for i, n in copies.items():
+        out[at + C_LANTERN + i] = _cap(n, CAP_C[C_LANTERN][i])
+    out[at + C_POS] = _cap(clan["pos"], CAP_C[C_POS][0])
     out[at + C_SEQ] = _cap(clan["seq"], max(1, latest_seq))
     for row, die in enumerate(clan["domain"]):
         if die is not None:
             out[at + C_DOMAIN + 2 * row] = 1.0
-            out[at + C_DOMAIN + 2 * row + 1] = die[1] / 6
+            out[at + C_DOMAIN + 2 * row + 1] = _cap(die[1], CAP_C[C_DOMAIN][2 * row + 1])
     for i, key in enumerate(SCORE_KEYS):
-        out[at + C_SCORE + i] = _cap(score.get(key, 0), 100 if key == "total" else 50)
+        out[at + C_SCORE + i] = _cap(score.get(key, 0), CAP_C[C_SCORE][i])
 
 
 def encode(view: Mapping[str, Any]) -> np.ndarray:
@@ -320,7 +339,7 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
             out[at + C_RIVAL] = 1.0
         if q == to_move:
             out[at + C_TO_MOVE] = 1.0
-        out[at + C_PLACED] = _cap(view["placements"][q], 30)
+        out[at + C_PLACED] = _cap(view["placements"][q], CAP_C[C_PLACED][0])
         if q in order:
             out[at + C_ORDER + order.index(q)] = 1.0
 
@@ -328,22 +347,24 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
     if 1 <= rnd <= 3:
         out[ROUND + rnd - 1] = 1.0
     out[PHASE + _idx("phase", view["phase"])] = 1.0
-    out[TURN] = _cap(view["turn_idx"], 3 * n)
+    out[TURN] = _cap(view["turn_idx"], TURNS_PER_CLAN * n)
 
     for b, dice in enumerate(view["bridges"]):
         for i, v in enumerate(dice[:MAX_BRIDGE]):
-            out[BRIDGES + (b * MAX_BRIDGE + i) * 2] = 1.0
-            out[BRIDGES + (b * MAX_BRIDGE + i) * 2 + 1] = v / 6
+            at = (b * MAX_BRIDGE + i) * 2
+            out[BRIDGES + at] = 1.0
+            out[BRIDGES + at + 1] = _cap(v, CAP[BRIDGES][at + 1])
         if view["lone_left"][b]:
             out[LONE + b] = 1.0
     spaces = view["spaces"]
     for s in range(7):
         for i, die in enumerate(spaces[s][:2]):
-            _die_into(out, SPACES + (s * 2 + i) * 4, die)
+            at = (s * 2 + i) * 4
+            _die_into(out, SPACES + at, die, CAP[SPACES][at:at + 4])
     well = spaces[A.SP_WELL]
     if well:
-        out[WELL] = _cap(len(well), 10)
-        _die_into(out, WELL + 1, well[-1])
+        out[WELL] = _cap(len(well), CAP[WELL][0])
+        _die_into(out, WELL + 1, well[-1], CAP[WELL][1:])
 
     for r, cid in enumerate(view["room_cards"]):
         if r < 3:
@@ -352,10 +373,10 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
             out[ROOM_CARDS + 3 * len(STEWARDS) + (r - 3) * len(DIPLOMATS)
                 + _idx("diplomat", cid)] = 1.0
     for r, tiles in enumerate(view["room_tiles"]):
-        for col in tiles:
-            out[ROOM_TILES + r * 3 + col] += 1 / 3
-    out[DECKS] = _cap(view["steward_deck"], 12)
-    out[DECKS + 1] = _cap(view["diplomat_deck"], 10)
+        for col, n in Counter(tiles).items():
+            out[ROOM_TILES + r * 3 + col] = _cap(n, CAP[ROOM_TILES][r * 3 + col])
+    out[DECKS] = _cap(view["steward_deck"], CAP[DECKS][0])
+    out[DECKS + 1] = _cap(view["diplomat_deck"], CAP[DECKS][1])
     for t in view["well_tiles"]:
         out[WELL_TILES + _idx("tile", t)] = 1.0
     out[DAIMYO_CARD + _idx("daimyo", view["daimyo_card"])] = 1.0
@@ -367,7 +388,7 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
         for q in workers:
             out[GARDEN_WORKERS + g * CLAN_SLOTS + slot_of[q]] = 1.0
     for y, effects in enumerate(view["yard_effects"]):
-        _effects_into(out, YARDS + y * len(EFFECT_FEATURES), effects)
+        _effects_into(out, YARDS + y * len(EFFECT_FEATURES), effects, CAP[YARDS][0])
     stride = 1 + len(START_RESOURCES) + len(START_ACTIONS)
     for i, pair in enumerate(view["draft_pairs"][:A.MAX_DRAFT]):
         if pair is not None:
@@ -378,18 +399,17 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
     held = view.get("held")
     if held:
         out[HELD] = 1.0
-        _die_into(out, HELD + 1, held)
+        _die_into(out, HELD + 1, held, CAP[HELD][1:5])
         out[HELD + 5] = 1.0 if held[2] else 0.0
     for col in view["fired"]:
         out[FIRED + col] = 1.0
 
     stack = view["stack"]
-    for f in stack[:-1]:
-        j = PENDING + _idx("frame", f[0])
-        out[j] = min(1.0, out[j] + 1 / 3)
+    for k, n in Counter(_idx("frame", f[0]) for f in stack[:-1]).items():
+        out[PENDING + k] = _cap(n, CAP[PENDING][k])
     if stack:
         _frame_into(out, stack[-1], slot_of)
-    out[SOLO] = _cap(view.get("solo_deck", 0), 9)
+    out[SOLO] = _cap(view.get("solo_deck", 0), CAP[SOLO][0])
     top = view.get("solo_top")
     if top:
         out[SOLO_TOP + top["colour"]] = 1.0
@@ -407,7 +427,7 @@ def _frame_into(out: list[float], f: Sequence[Any], slot_of: Sequence[int]) -> N
     out[DECIDER + slot_of[f[1]]] = 1.0
     if kind == "effects":
         for k, e in enumerate(f[2][:MAX_EFFECTS]):
-            _effects_into(out, F_EFFECTS + k * len(EFFECT_FEATURES), [e])
+            _effects_into(out, F_EFFECTS + k * len(EFFECT_FEATURES), [e], CAP[F_EFFECTS][0])
     elif kind == "blocks":
         for r, i in f[2]:
             if r < 0:
@@ -417,14 +437,15 @@ def _frame_into(out: list[float], f: Sequence[Any], slot_of: Sequence[int]) -> N
         out[F_BLOCKS + len(ROOM_BLOCKS) + CARD_BLOCKS] = 1.0 if f[3] else 0.0
         out[F_BLOCKS + len(ROOM_BLOCKS) + CARD_BLOCKS + 1] = 1.0 if f[4] else 0.0
     elif kind == "choice":
-        out[F_CHOICE] = _cap(f[2], 3)
+        out[F_CHOICE] = _cap(f[2], CHOICE_CAP)
     elif kind == "checkpoint":
-        out[F_CHOICE] = _cap(f[2], 5)
-        out[F_COST + 1] = _cap(f[3], 5)
+        out[F_CHOICE] = _cap(f[2], CHECKPOINT_CAP)
+        out[F_COST + 1] = _cap(f[3], CAP[F_COST][1])
     elif kind == "pay":
         for k, n in f[2]:
-            out[F_COST + (0 if k == "coin" else 1)] = _cap(n, 5)
-        _effects_into(out, F_PAY_FOR, [f[3]])
+            i = 0 if k == "coin" else 1
+            out[F_COST + i] = _cap(n, CAP[F_COST][i])
+        _effects_into(out, F_PAY_FOR, [f[3]], CAP[F_PAY_FOR][0])
     elif kind == "outside":
         for w in f[2]:
             out[F_OUTSIDE + w] = 1.0
@@ -435,7 +456,7 @@ def _frame_into(out: list[float], f: Sequence[Any], slot_of: Sequence[int]) -> N
         for g in f[2]:
             out[F_GARDENS + g] = 1.0
     elif kind == "rival_room":
-        out[F_FLOOR] = _cap(f[2], 3)
+        out[F_FLOOR] = _cap(f[2], CAP[F_FLOOR][0])
 
 
 __all__ = ["CLAN_SLOTS", "COLOURS", "EFFECT_FEATURES", "FIELDS", "GAME_NAME", "MARGIN_SCALE",

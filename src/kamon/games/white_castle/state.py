@@ -34,6 +34,7 @@ from typing import Any
 
 from kamon.core.errors import RecordError
 from kamon.core.loading import Field, convert_fields, require_exact
+from kamon.core.protocol import Game
 from kamon.core.rng import Rng
 from kamon.games.white_castle import solo
 from kamon.games.white_castle.base import StateBase
@@ -83,6 +84,13 @@ class WhiteCastleState(Explain, Turns):
     """A game of The White Castle in progress (2-4 clans; solo: the player and the rival)."""
 
     __slots__ = ()
+
+    @property
+    def game(self) -> Game:
+        """The game this is a position of (its entry point, with its slots)."""
+        from kamon.games.white_castle import GAME
+
+        return GAME
 
     def clone(self) -> WhiteCastleState:
         """An independent copy (frames and effects are immutable and shared); the nested

@@ -1,21 +1,21 @@
 // The White Castle board for the kamon browser client, drawn from payload.view.
 //
 // The board is a column of areas (the draft, the castle, the river, outside the castle,
-// the tracks, one domain per clan), each a grid of tiles (white_castle/svg.js): three
+// the tracks, one domain per clan), each a grid of tiles (svg.js): three
 // tiles a line on a laptop, one on a phone, so nothing scrolls sideways and every target
 // stays large enough for a finger. Legal actions are found by their notation (e.g.
 // "take coral left", "block steward1 top") and bound to the element that shows them
 // through ctx.bind (interact.js: a click plays, a tap selects and explains).
-import { choiceWords } from "../interact.js";
-import { castleArea } from "./white_castle/castle.js";
-import { domainArea } from "./white_castle/domains.js";
-import { boardLegend, header, pendingControls } from "./white_castle/header.js";
-import { Board } from "./white_castle/model.js";
-import { outsideArea } from "./white_castle/outside.js";
-import { rivalTile } from "./white_castle/rival.js";
-import { draftArea, riverArea } from "./white_castle/river.js";
-import { html } from "./white_castle/svg.js";
-import { tracksArea } from "./white_castle/tracks.js";
+import { choiceWords } from "../../interact.js";
+import { castleArea } from "./castle.js";
+import { domainArea } from "./domains.js";
+import { boardLegend, header, pendingControls } from "./header.js";
+import { Board } from "./model.js";
+import { outsideArea } from "./outside.js";
+import { rivalTile } from "./rival.js";
+import { draftArea, riverArea } from "./river.js";
+import { html } from "./svg.js";
+import { tracksArea } from "./tracks.js";
 
 /** The board elements a move (by its notation) of `seat` acted on: every target is keyed
  *  by the notation of the move it stands for, legal now or not (model.js); a die placed

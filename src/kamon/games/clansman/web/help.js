@@ -1,6 +1,6 @@
 // I, Clansman in short, in kamon's own words: the rules and the glossary of the board.
-import { areaTitled, box, figure, s, t } from "./draw.js";
-import { goodTile } from "../games/clansman/icons.js";
+import { areaTitled, box, figure, s, t } from "../../help/draw.js";
+import { goodTile } from "./icons.js";
 
 /** Two workers as the board draws them: the count beside the good's picture. */
 function goodsSample() {

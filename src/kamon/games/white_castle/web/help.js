@@ -1,6 +1,6 @@
 // The White Castle in short, in kamon's own words: the rules, the glossary of what the board
 // draws, and a walkthrough of a first game's first three decisions.
-import { box, callout, die, figure, onBoard, s, t, tileNamed } from "./draw.js";
+import { box, callout, die, figure, onBoard, s, t, tileNamed } from "../../help/draw.js";
 
 /** The rules in short: [heading, paragraph] pairs. */
 export const RULES = [

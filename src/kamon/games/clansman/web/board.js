@@ -1,9 +1,9 @@
 // I, Clansman — the browser board (plain ES modules + inline SVG, no build step).
 //
 // render(root, payload, ctx) draws, from payload.view: the status (round, century, phase,
-// step, start player, the decision), the producing seat's pool (clansman/status.js), the
+// step, start player, the decision), the producing seat's pool (status.js), the
 // centre (century piles as counts, the Supply, Royal Princes and the Miyake row, Heroes,
-// Kofun, Emperor cards, the Bank: clansman/centre.js), one panel per Gozoku (clans with
+// Kofun, Emperor cards, the Bank: centre.js), one panel per Gozoku (clans with
 // the daughters on them, Tadokoro, Missions, Kofun, Hero, hand, items: players.js), the
 // VPs by colour and a short key of the goods (scores.js); goods are pictures with counts
 // that name themselves on a tap, a hover or the keyboard's focus (icons.js). The layout is
@@ -14,13 +14,13 @@
 // the table is bound there through ctx.bind (a click plays it, a tap selects and explains).
 import {
   RECENT_WORDS, legalSample, legend as marksLegend, reconMarkInline, recentSample, selectedSample,
-} from "../marks.js";
-import { GAP, SEATS, compactWidth, html, indexLegal, isCompact, sizes } from "./clansman/base.js";
-import { centre } from "./clansman/centre.js";
-import { playerPanel } from "./clansman/players.js";
-import { nameTips } from "./clansman/icons.js";
-import { legend, scoreTable } from "./clansman/scores.js";
-import { statusBar, turnPanel } from "./clansman/status.js";
+} from "../../marks.js";
+import { GAP, SEATS, compactWidth, html, indexLegal, isCompact, sizes } from "./base.js";
+import { centre } from "./centre.js";
+import { playerPanel } from "./players.js";
+import { nameTips } from "./icons.js";
+import { legend, scoreTable } from "./scores.js";
+import { statusBar, turnPanel } from "./status.js";
 
 let lastCall = null;
 let resizeHooked = false;
