@@ -2,7 +2,7 @@
 players: a small example game that shows how a game is added to kamon (one folder, this
 declaration; docs/adding-a-game.md), not one of kamon's tabletop games.
 
-`GAME.new_game(players, seed, target=100, start_player=None)`; `OPTIONS` declares them,
+`GAME.new_game(players, seed, points_to_win=100, start_player=None)`; `OPTIONS` declares them,
 and the class below the slots the game fills.
 """
 
@@ -21,7 +21,7 @@ from kamon.games.pig import actions as A
 from kamon.games.pig.state import SEAT_NAMES, PigState
 
 OPTIONS = OptionSchema("Pig", 2, 4, [
-    Option("target", "int", "the score that wins (100 in the classic game)",
+    Option("points_to_win", "int", "the score that wins (100 in the classic game)",
            label="Play to", choices=(Choice(100, "100 points (the classic game)"),
                                      Choice(50, "50 points"), Choice(30, "30 points"),
                                      Choice(20, "20 points (a quick game)")),
@@ -113,7 +113,7 @@ class PigGame(GameBase):
 
     def describe_options(self, options: Mapping[str, Any]) -> Sequence[str]:
         """One line: the target (an example game, not a tabletop one)."""
-        return [f"Pig to {options.get('target', 100)} points (kamon's example game)"]
+        return [f"Pig to {options.get('points_to_win', 100)} points (kamon's example game)"]
 
 
 GAME = PigGame()

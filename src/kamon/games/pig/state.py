@@ -47,7 +47,7 @@ class PigState(DecisionState):
         self.history: list[int] = []
         self.options = options
         self.num_players = players
-        self.target = int(options["target"])
+        self.target = int(options["points_to_win"])
         self.scores_ = [0] * players
         self.turn_seat = first
         self.rolls: list[int] = []  # this turn's rolls (none is a 1: a 1 ends the turn)
