@@ -22,7 +22,7 @@ from kamon.sim.report import write_report
 from kamon.sim.results import GAME_COLUMNS, META_KEY, read_results, write_results
 from kamon.sim.runner import SimSpec, play_seed
 from kamon.sim.simulation import run_simulation
-from kamon.sim.tournament import wilson
+from kamon.sim.stats import wilson
 
 WC = SimSpec("white-castle", 4, ("random",) * 4, {})
 CS = SimSpec("clansman", 4, ("random",) * 4, {})

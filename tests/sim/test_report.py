@@ -24,7 +24,7 @@ from kamon.sim.report import draw, numbers, write_report
 from kamon.sim.results import read_results
 from kamon.sim.runner import SimSpec
 from kamon.sim.simulation import run_simulation
-from kamon.sim.tournament import wilson
+from kamon.sim.stats import wilson
 
 ENV = {"KAMON_DATA_OVERLAY": None, "COLUMNS": "160"}
 Sim = tuple[Path, pa.Table, Analysis]  # a results file, its rows and its analysis

@@ -11,12 +11,13 @@ import pytest
 
 from kamon.sim.analysis import analyse
 from kamon.sim.backends import LocalBackend
+from kamon.sim.ratings import rate
 from kamon.sim.report import write_report
 from kamon.sim.results import read_results
 from kamon.sim.runner import SimSpec
 from kamon.sim.simulation import run_simulation
 from kamon.sim.skill import skill_matrix
-from kamon.sim.tournament import rate, run_tournament
+from kamon.sim.tournament import run_tournament
 
 
 def hand_table() -> pa.Table:

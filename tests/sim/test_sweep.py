@@ -18,6 +18,7 @@ from kamon.core.errors import KamonError
 from kamon.core.overlay_paths import overlay_for, parse_path, parse_vary
 from kamon.sim.results import read_results
 from kamon.sim.runner import SimSpec
+from kamon.sim.stats import wilson
 from kamon.sim.sweep import (
     Estimate,
     SweepPoint,
@@ -27,7 +28,6 @@ from kamon.sim.sweep import (
     plan_sweep,
     users_mask,
 )
-from kamon.sim.tournament import wilson
 
 ENV = {"KAMON_DATA_OVERLAY": None, "COLUMNS": "200"}
 VARY = "gardens.cards[id=plant_1].cp=3,9,20"

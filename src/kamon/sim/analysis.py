@@ -21,7 +21,7 @@ from kamon.core.registry import get_game
 from kamon.sim.metrics import Metric, game_metrics, margin_histogram
 from kamon.sim.results import SCORE_PREFIX, categories_of, metadata_of
 from kamon.sim.skill import SkillMatrix, game_numbers, skill_matrix
-from kamon.sim.tournament import wilson
+from kamon.sim.stats import wilson
 
 
 @dataclass

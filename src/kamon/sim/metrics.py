@@ -26,7 +26,7 @@ import numpy as np
 import pyarrow as pa
 
 from kamon.sim.results import SCORE_PREFIX
-from kamon.sim.tournament import Z95, wilson
+from kamon.sim.stats import Z95, wilson
 
 LEADER_PREFIX = "leader_after_round_"
 UNAVAILABLE = "not recorded in this file (results written before format version 2)"

@@ -2,17 +2,17 @@
 
 A batch is a contiguous range of seeds; `run_batch` is a top-level function of plain
 data, so a spawned process or a Ray worker can run it. A game's rows depend only on
-the spec (game, players, options, agents, seating) and its seed: the game uses the seed
-and agent p of game s is seeded `agent_seed(s, p)`, as `kamon simulate` always did.
+the spec (game, players, options, agents, seating) and its seed; every game is played by
+the one game loop (`kamon.sim.game_loop.play`), seeded by its one rule: agent p of
+deal s played from rotation r is seeded `agent_seed(s, r * players + p)`.
 
 With rotated seats (`SimSpec.rotate`, mixed agents) a seed is a deal played once from
-each rotation r = 0 .. rotations-1: seat j holds `agents[(j + r) % players]` and is
-seeded `agent_seed(s, r * players + j)`, so rotation 0 is the fixed-seat game of the
-seed. `rotations` is the period of the lineup (4 for greedy,random,random,random, 2
-for greedy,random,greedy,random, 1 when one agent holds every seat: nothing rotates).
-Agents
-travel as names or plug-in specs (strings) and are built where the game runs, so a
-plug-in's module or file must be importable or readable there (docs/agents.md).
+each rotation r = 0 .. rotations-1: seat j holds `agents[(j + r) % players]`, so
+rotation 0 is the fixed-seat game of the seed. `rotations` is the period of the lineup
+(4 for greedy,random,random,random, 2 for greedy,random,greedy,random, 1 when one agent
+holds every seat: nothing rotates). Agents travel as names or plug-in specs (strings)
+and are built where the game runs, so a plug-in's module or file must be importable or
+readable there (docs/agents.md).
 """
 
 from __future__ import annotations
@@ -21,21 +21,15 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-from kamon.agents import agent_seed, make_agent
-from kamon.core.errors import KamonError
 from kamon.core.protocol import State
 from kamon.core.record import GameRecord
 from kamon.games import get_game
-from kamon.sim.results import SCORE_PREFIX, RunKey, canonical_options, schema_for, table_of
-from kamon.sim.tournament import ranks
-
-MAX_DECISIONS = 100_000  # a game that needs more is stuck: report it instead of looping
-CRASH_EXIT = 70  # exit status of the test hook's deliberate crash
+from kamon.sim import game_loop
+from kamon.sim.results import RunKey, canonical_options, schema_for, table_of
 
 
 @dataclass(frozen=True)
@@ -44,8 +38,6 @@ class SimSpec:
 
     `options` are the options the game really uses (an overlay read from the
     environment included), so workers on other machines play the same games.
-    `crash_once` is a test hook, (marker file, seed): the worker that reaches that seed
-    while the marker does not exist creates it and dies on the spot (os._exit), once.
     """
 
     game: str
@@ -53,7 +45,6 @@ class SimSpec:
     agents: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
     records: bool = False
-    crash_once: tuple[str, int] | None = None
     rotate: bool = False  # play every seed from each rotation of the seats
 
     @property
@@ -95,11 +86,7 @@ class Batch:
 
 def new_state(spec: SimSpec, seed: int) -> State:
     """A game of the spec set up with a seed (a bad option becomes a KamonError)."""
-    game = get_game(spec.game)
-    try:
-        return game.new_game(spec.players, seed, **spec.options)
-    except (TypeError, ValueError) as exc:
-        raise KamonError(f"cannot set up {game.title}: {exc}") from None
+    return game_loop.new_state(spec.game, spec.players, seed, spec.options)
 
 
 @lru_cache(maxsize=32)
@@ -120,123 +107,18 @@ def schema_of(spec: SimSpec) -> pa.Schema:
 
 def play_seed(spec: SimSpec, seed: int, rotation: int = 0
               ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """Play the game of one seed in one rotation of the seats: its rows (one per clan)
-    and, if asked, its record."""
-    game = get_game(spec.game)
-    state = new_state(spec, seed)
-    start = state.clone()
+    """Play the game of one seed in one rotation of the seats (`game_loop.play`): its rows
+    (one per clan) and, if asked, its record."""
     lineup = spec.lineup(rotation)
-    bots = [make_agent(name, agent_seed(seed, rotation * spec.players + p), game=spec.game)
-            for p, name in enumerate(lineup)]
-    decisions = [0] * len(bots)
-    total = 0
-    trace = GameTrace(state)
-    while not state.is_over():
-        p = state.to_move
-        if p is None:
-            break
-        total += 1
-        if total > MAX_DECISIONS:
-            raise KamonError(f"game with seed {seed} did not end after {MAX_DECISIONS} "
-                             "decisions")
-        decisions[p] += 1
-        trace.before(state)
-        state.apply(bots[p].act(state))
-        trace.after(state)
-    rows = rows_of(spec, seed, start, state, decisions, total, rotation)
-    trace.finish(state, rows)
+    played = game_loop.play(spec.game, spec.players, seed, lineup, spec.options, rotation)
+    rows = game_loop.rows_of(spec.game, spec.players, spec.options, lineup, seed, played,
+                             rotation, spec.seating)
     record = None
     if spec.records:
-        record = GameRecord.of(game.name, state, seed, dict(spec.options), game.action_text,
-                               list(lineup)).to_json()
+        game = get_game(spec.game)
+        record = GameRecord.of(game.name, played.end, seed, dict(spec.options),
+                               game.action_text, list(lineup)).to_json()
     return rows, record
-
-
-class GameTrace:
-    """The game-level columns, gathered while a game is played: the legal actions of each
-    decision (`game_branching`) and the leaders by score total after each round
-    (`round_leaders`).
-
-    A round ends when the state's `round` attribute goes up, or the game ends (the last
-    round); the leaders are read from `scores()` then. A state without `round` leaves
-    `round_leaders` null. Nothing here draws randomness or changes the state.
-    """
-
-    __slots__ = ("legal", "decisions", "round", "leaders", "_moves")
-
-    def __init__(self, state: State) -> None:
-        self.legal = 0
-        self.decisions = 0
-        rnd = getattr(state, "round", None)
-        self.round: int | None = rnd if isinstance(rnd, int) else None
-        self.leaders: list[list[int]] = []
-        ids = getattr(state, "legal_ids", None)  # the ids alone: cheaper than the actions
-        self._moves: Callable[[], list[Any]] = ids if callable(ids) else state.legal_actions
-
-    def before(self, state: State) -> None:
-        """Count the legal actions of the decision about to be taken (the state's cache:
-        the agent reuses it)."""
-        self.legal += len(self._moves())
-        self.decisions += 1
-
-    def after(self, state: State) -> None:
-        """After an action: the leaders of every round that just ended."""
-        if self.round is None:
-            return
-        rnd = getattr(state, "round", self.round)
-        if rnd > self.round:
-            now = leaders_of(state)
-            self.leaders += [now] * (rnd - self.round)  # a round without decisions shares
-            self.round = rnd
-
-    def finish(self, end: State, rows: list[dict[str, Any]]) -> None:
-        """Close the last round and put the game-level columns on every row of the game."""
-        if self.round is not None:
-            self.leaders.append(leaders_of(end))
-        branching = self.legal / self.decisions if self.decisions else None
-        text = ("|".join(",".join(map(str, seats)) for seats in self.leaders)
-                if self.round is not None else None)
-        for row in rows:
-            row["game_branching"] = branching
-            row["round_leaders"] = text
-
-
-def leaders_of(state: State) -> list[int]:
-    """The seat numbers (1..) with the highest score total now (every one when tied)."""
-    totals = [int(s["total"]) for s in state.scores()]
-    best = max(totals)
-    return [q + 1 for q, t in enumerate(totals) if t == best]
-
-
-def rows_of(spec: SimSpec, seed: int, start: State, end: State, decisions: list[int],
-            total: int, rotation: int = 0, seating: str | None = None
-            ) -> list[dict[str, Any]]:
-    """The result rows of a finished game: one per clan (seats first, then any rival);
-    the agents are the spec's lineup in `rotation`, the seating the spec's unless given."""
-    agents = spec.lineup(rotation)
-    scores = end.scores()
-    winners = list(end.winners())
-    totals = [int(s["total"]) for s in scores]
-    places = ranks(totals, winners)
-    extra = get_game(spec.game).features.extract(start, end)
-    options = canonical_options(spec.options)
-    rows = []
-    for q, sc in enumerate(scores):
-        colour = end.name(q)
-        row: dict[str, Any] = {
-            "game": spec.game, "players": spec.players, "options": options, "seed": seed,
-            "seat": q + 1, "colour": colour,
-            "agent": agents[q] if q < len(agents) else f"{colour} (rival)",
-            "placement": places[q], "winner": q in winners,
-            "win_share": 1.0 / len(winners) if q in winners else 0.0,
-            "decisions": decisions[q] if q < len(decisions) else 0, "game_decisions": total,
-            "seating": seating or spec.seating, "rotation": rotation,
-        }
-        for cat, value in sc.items():
-            row[SCORE_PREFIX + cat] = int(value)
-        row.update(extra[q] if q < len(extra) else {})
-        rows.append(row)
-    return rows
 
 
 def run_batch(spec: SimSpec, first: int, count: int,
@@ -246,8 +128,6 @@ def run_batch(spec: SimSpec, first: int, count: int,
     rows: list[dict[str, Any]] = []
     records: list[dict[str, Any]] | None = [] if spec.records else None
     for seed in range(first, first + count):
-        if spec.crash_once is not None and spec.crash_once[1] == seed:
-            _crash_once(Path(spec.crash_once[0]))
         for rotation in range(spec.rotations):
             game_rows, record = play_seed(spec, seed, rotation)
             rows.extend(game_rows)
@@ -256,14 +136,3 @@ def run_batch(spec: SimSpec, first: int, count: int,
             if on_game is not None:
                 on_game()
     return Batch(first, count, table_of(rows, schema_of(spec)), records, os.getpid())
-
-
-def _crash_once(marker: Path) -> None:
-    """Test hook: die abruptly (no cleanup, no exception) unless the marker exists."""
-    try:
-        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-    except FileExistsError:
-        return
-    os.write(fd, str(os.getpid()).encode())
-    os.close(fd)
-    os._exit(CRASH_EXIT)

@@ -22,7 +22,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kamon.sim.tournament import Rating, rate, wilson
+from kamon.sim.ratings import Rating, rate
+from kamon.sim.stats import wilson
 
 
 @dataclass

@@ -15,7 +15,7 @@ interval by default and a two-sided p-value:
                       hybrid score interval (from the Wilson intervals of each)
     benjamini_hochberg  p-values adjusted for the false discovery rate of a family
 
-`wilson` (the interval of one proportion) is `kamon.sim.tournament.wilson`, re-exported.
+    wilson            the Wilson score interval of one proportion (win rates everywhere)
 """
 
 from __future__ import annotations
@@ -26,13 +26,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kamon.sim.tournament import wilson
-
-__all__ = ["Difference", "benjamini_hochberg", "betainc", "normal_cdf", "normal_ppf",
+__all__ = ["Z95", "Difference", "benjamini_hochberg", "betainc", "normal_cdf", "normal_ppf",
            "paired_ratio", "paired_t", "t_cdf", "t_ppf", "t_two_sided", "two_proportion",
            "welch", "wilson"]
 
 LEVEL = 0.95
+Z95 = 1.959963984540054  # the normal's 97.5% quantile
 
 
 @dataclass(frozen=True)
@@ -186,6 +185,20 @@ def t_ppf(q: float, df: float) -> float:
     if math.isinf(df) or df > 1e7:
         return normal_ppf(q)
     return _invert(lambda x: t_cdf(x, df), q)
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default); (0, 1) if n = 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
+    hi = 1.0 if successes >= n else min(1.0, centre + half)
+    return lo, hi
 
 
 # --- differences ----------------------------------------------------------------------

@@ -52,8 +52,7 @@ from kamon.sim.backends import Backend
 from kamon.sim.results import SCORE_PREFIX, categories_of
 from kamon.sim.runner import SimSpec, new_state
 from kamon.sim.simulation import SimPlan, plan_run, run_plan
-from kamon.sim.stats import t_ppf
-from kamon.sim.tournament import wilson
+from kamon.sim.stats import t_ppf, wilson
 
 MANIFEST = "sweep.json"
 MAX_VARY = 2

@@ -3,9 +3,12 @@
 Game g of a tournament deals seed `seed + g // players` and seats the agents in
 rotation `g % players` (seat j plays `agents[(j + g) % len(agents)]`), so every deal
 is played once from every rotation and an agent's luck of the deal and of the seat
-cancels out over a full cycle. Each agent's own seed comes from the game index and
-the seat, so a tournament is reproducible from its seed alone and its results do
-not depend on the number of worker processes.
+cancels out over a full cycle. Every game is played by the one game loop of every
+simulation command (`kamon.sim.game_loop.play`), whose one seeding rule seeds the agent
+of seat p `agent_seed(deal seed, rotation * players + p)`: a tournament is reproducible
+from its seed alone, its results do not depend on the number of worker processes, and
+a deal played from the same rotation with the same lineup is the game `kamon simulate`
+plays for that seed and rotation.
 
 Statistics: per agent and per seat, the win rate with a Wilson 95% score interval
 (a shared victory counts 1/k to each of the k winners), the mean score and the mean
@@ -26,22 +29,23 @@ plug-in by its own `name` (or by its spec where that name is taken).
 from __future__ import annotations
 
 import csv
-import math
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kamon.agents import agent_seed, agent_spec, make_agent
+from kamon.agents import agent_spec
 from kamon.agents.plugin import agent_labels
 from kamon.core.errors import KamonError
 from kamon.games import get_game
+from kamon.sim import game_loop
 from kamon.sim.backends import Backend, LocalBackend, check_backend, open_backend
+from kamon.sim.game_loop import ranks
+from kamon.sim.ratings import Rating, rate
+from kamon.sim.stats import wilson
 
-Z95 = 1.959963984540054
-MAX_DECISIONS = 100_000
 TASKS_PER_WORKER = 4  # Ray: chunks of games per CPU (fewer, larger tasks)
 CSV_FIELDS = ("game", "seed", "rotation", "seat", "clan", "agent", "score", "rank", "win",
               "decisions", "seconds", "cpu_seconds")
@@ -86,13 +90,6 @@ class GameResult:
         return 1.0 / len(self.winners) if q in self.winners else 0.0
 
 
-def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
-    """Placements, 1 = best: winners first (the game's tie-break), then by score; equal
-    ties share a placement."""
-    keys = [(q not in winners, -s) for q, s in enumerate(scores)]
-    return [1 + sum(1 for k in keys if k < mine) for mine in keys]
-
-
 def lineup(agents: Sequence[str], players: int, rotation: int) -> tuple[str, ...]:
     """Who sits where in a rotation: seat j gets agents[(j + rotation) % len(agents)]."""
     k = len(agents)
@@ -115,59 +112,24 @@ def schedule(game: str, agents: Sequence[str], games: int, players: int, seed: i
 
 
 def play_game(job: TournamentGame) -> GameResult:
-    """Play one tournament game (top-level, so spawned worker processes can run it)."""
-    game = get_game(job.game)
-    state = game.new_game(job.players, job.seed, **job.options)
-    bots = [make_agent(name, agent_seed(job.seed * 7919 + job.rotation, p), game=job.game)
-            for p, name in enumerate(job.lineup)]
-    setup = state.clone() if job.rows else None
-    trace = _trace(state) if job.rows else None
-    decisions = [0] * job.players
-    seconds = [0.0] * job.players
-    cpu = [0.0] * job.players
-    n = 0
-    while not state.is_over():
-        p = state.to_move
-        if p is None:
-            break
-        n += 1
-        if n > MAX_DECISIONS:
-            raise KamonError(f"game {job.index} (seed {job.seed}) did not end")
-        start, start_cpu = time.perf_counter(), time.process_time()
-        action = bots[p].act(state)
-        seconds[p] += time.perf_counter() - start
-        cpu[p] += time.process_time() - start_cpu
-        decisions[p] += 1
-        if trace is not None:
-            trace.before(state)
-        state.apply(action)
-        if trace is not None:
-            trace.after(state)
+    """Play one tournament game by the one game loop (`game_loop.play`, its seeding rule),
+    timing each seat (top-level, so spawned worker processes can run it)."""
+    played = game_loop.play(job.game, job.players, job.seed, job.lineup, job.options,
+                            job.rotation, timed=True, traced=job.rows)
+    state = played.end
     scores = [int(s["total"]) for s in state.scores()]
     extra = len(scores) - job.players
     clans = [state.name(q) for q in range(len(scores))]
     agents = list(job.lineup) + [f"{clans[job.players + i]} (rival)" for i in range(extra)]
     rows = None
-    if setup is not None:
-        from kamon.sim.runner import SimSpec, rows_of
-
-        spec = SimSpec(job.game, job.players, job.lineup, job.options)
-        rows = rows_of(spec, job.seed, setup, state, decisions, n, seating="tournament")
-        for row in rows:
-            row["rotation"] = job.rotation
-        if trace is not None:
-            trace.finish(state, rows)
+    if job.rows:
+        rows = game_loop.rows_of(job.game, job.players, job.options, job.lineup, job.seed,
+                                 played, job.rotation, "tournament")
+    seconds = played.seconds or [0.0] * job.players
+    cpu = played.cpu_seconds or [0.0] * job.players
     return GameResult(job.index, job.seed, job.rotation, agents, clans, scores,
-                      list(state.winners()), decisions + [0] * extra, seconds + [0.0] * extra,
-                      cpu + [0.0] * extra, rows)
-
-
-def _trace(state: Any) -> Any:
-    """The results' game-level trace of a game (`kamon.sim.runner.GameTrace`), if any."""
-    from kamon.sim import runner
-
-    kind = getattr(runner, "GameTrace", None)
-    return kind(state) if kind is not None else None
+                      list(state.winners()), played.decisions + [0] * extra,
+                      seconds + [0.0] * extra, cpu + [0.0] * extra, rows)
 
 
 def play_games(jobs: Sequence[TournamentGame]) -> list[GameResult]:
@@ -192,20 +154,6 @@ def run_games(jobs: Sequence[TournamentGame], workers: int = 1,
     chunks = [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
     for results in backend.map_unordered(play_games, chunks):
         yield from results
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default); (0, 1) if n = 0."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    z2 = z * z
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
-    hi = 1.0 if successes >= n else min(1.0, centre + half)
-    return lo, hi
 
 
 @dataclass
@@ -253,20 +201,6 @@ class Line:
         self.decisions += res.decisions[q]
         self.seconds += res.seconds[q]
         self.cpu_seconds += res.cpu_seconds[q] if q < len(res.cpu_seconds) else 0.0
-
-
-@dataclass
-class Rating:
-    """An openskill rating: mean, uncertainty and the conservative ordinal mu - 3 sigma."""
-
-    agent: str
-    mu: float
-    sigma: float
-
-    @property
-    def ordinal(self) -> float:
-        """mu - 3 sigma: the skill the agent very probably has at least."""
-        return self.mu - 3 * self.sigma
 
 
 @dataclass
@@ -350,31 +284,6 @@ class TournamentResult:
                                   else ""])
                     rows += 1
         return rows
-
-
-def rate(games: Iterable[tuple[Sequence[str], Sequence[int]]]) -> list[Rating]:
-    """openskill Plackett-Luce ratings of the participants of some games, taken in order
-    (each game: the participant of each clan and its placement, 1 = best), best ordinal
-    first. An agent in several seats of a game gets the mean of its seats' updates."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    current: dict[str, Any] = {}
-    for names, places in games:
-        for name in names:
-            if name not in current:
-                current[name] = model.rating(name=name)
-        teams = [[current[name]] for name in names]
-        rated = model.rate(teams, ranks=[float(r) for r in places])
-        updates: dict[str, list[Any]] = {}
-        for name, team in zip(names, rated, strict=True):
-            updates.setdefault(name, []).append(team[0])
-        for name, news in updates.items():  # an agent in several seats: mean update
-            mu = sum(r.mu for r in news) / len(news)
-            sigma = sum(r.sigma for r in news) / len(news)
-            current[name] = model.rating(mu=mu, sigma=sigma, name=name)
-    out = [Rating(name, r.mu, r.sigma) for name, r in current.items()]
-    return sorted(out, key=lambda r: -r.ordinal)
 
 
 @contextmanager
