@@ -14,7 +14,7 @@ from kamon.agents import LEVELS, MCTSAgent, level_summaries, make_agent
 from kamon.agents.base import hooks_for
 from kamon.cli import app
 from kamon.games import get_game
-from kamon.learn.agents import PolicyAgent
+from kamon.learn.agents import FastAgent
 from kamon.learn.net import shipped_net, shipped_path
 
 
@@ -45,7 +45,7 @@ def test_learned_words_give_the_iterations_it_searches_with(game: str, players: 
     assert agent.iterations is not None
     assert round(agent.iterations / hooks_for(state).mcts_iteration_weight) == \
         int(m[1].replace(",", ""))
-    assert isinstance(make_agent("fast", 1), PolicyAgent)
+    assert isinstance(make_agent("fast", 1), FastAgent)
     assert make_agent("fast", 1).name == "fast" and make_agent("learned", 1).name == "learned"
 
 
@@ -74,5 +74,5 @@ def test_the_research_environments_take_the_fast_level() -> None:
     env = KamonGymEnv("white-castle", players=2, opponents="fast")
     obs, info = env.reset(seed=3)
     assert obs.shape == env.observation_space.shape
-    assert isinstance(env._opponents[1], PolicyAgent)
+    assert isinstance(env._opponents[1], FastAgent)
     assert set(LEVELS) >= {"fast", "learned"}

@@ -118,7 +118,8 @@ def ask_human(console: Console, game: Game, state: State, seat: int,
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to play, e.g. white-castle")],
     seats: Annotated[str | None, typer.Option(
-        help="one entry per player: human, a level (easy, normal, hard, expert), an agent "
+        help="one entry per player: human, a level (easy, normal, fast, hard, learned, "
+             "expert), an agent "
              "(random, greedy, mcts) or a plug-in agent (module:Name, path/to/file.py:Name, "
              "a MaskablePPO policy.zip, a torch model.pt; docs/agents.md) "
              "[default: human,random,random]")

@@ -1,11 +1,16 @@
-"""The bots that use the trained network: the fast policy level and the guided search.
+"""The bots that use the trained network: the fast level and the guided search.
 
-- `PolicyAgent` (level `fast`): the network alone, one move ahead: the seat's
-  observation of the position after each candidate move (only what the seat may see
-  there) goes through the network in one batch, and the move whose value (the seat's
-  estimated final points minus the best other clan's) plus the policy's log-probability
-  is highest is played (well under 5 ms a decision; see bench/bench_train.py); or, with
-  `lookahead=False`, the policy's favourite alone.
+- `FastAgent` (level `fast`): greedy's lookahead over the seat's own decisions, made a
+  little stronger at a few milliseconds a decision, per game as measured best
+  (FAST_SETTINGS; docs/bots.md): in I, Clansman each position the lookahead reaches is
+  judged by the hand evaluation plus half the network's value of the seat's lead (its
+  estimated final points minus the best other clan's, from the seat's observation of
+  that position); in The White Castle the network's value made greedy worse, so the
+  level instead looks one decision deeper for the three candidates greedy likes best.
+- `PolicyAgent`: the network alone, one move ahead (the value of the position after
+  each candidate plus the policy's log-probability; or, with `lookahead=False`, the
+  policy's favourite): the training run's strength check. It loses to greedy (0–6%
+  against three `normal`, docs/bots.md), so it is no longer a level.
 - `guided_search(seed, ...)`: the levels' ISMCTS with the network as its guide (PUCT
   priors from the policy, leaf values from the value head, each mixed with the hand
   evaluation as measured best; see docs/bots.md).
@@ -16,11 +21,14 @@ state's game on the first decision, unless one is given.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from kamon.agents.base import hooks_for, require_seat
+from kamon.agents.greedy import TIE, GreedyAgent, choose, lookahead
 from kamon.agents.mcts import MCTSAgent
 from kamon.core.protocol import Action, State
 from kamon.learn.features import absolute_values, clan_count
@@ -53,13 +61,119 @@ class ShippedGuide(NetGuide):
         return net.seat_values(state, 0 if seat is None else seat)
 
 
+@dataclass(frozen=True)
+class FastSettings:
+    """How the fast level plays one game: the network's weight in the evaluation of the
+    positions greedy's lookahead reaches (0: the hand evaluation alone, no network), and
+    how many of greedy's favourite first moves (`beam`) are looked at `deeper` more of the
+    seat's own decisions before one is chosen (0: none)."""
+
+    net_weight: float = 0.0
+    beam: int = 0
+    deeper: int = 0
+
+
+# Tuned against three `normal` players on deals 80000-81011 (never the evaluation's
+# 97000+), 48-72 games a setting, hero's seat rotated (docs/bots.md "The fast level"):
+# - I, Clansman (Beginner / Expert), network weight 0 (greedy itself): 25% / 25%;
+#   0.5: 39% / 33% of 72 games; 1.0: 31% / 29%. The lookahead already covers the whole
+#   Production turn (it stops at the turn's end), so looking deeper adds nothing.
+# - The White Castle 4p, network weight 0.5 at greedy's depth: 12% of 24 (worse than
+#   greedy's 25%); greedy's lookahead one decision deeper for all moves: 50% of 24 at
+#   7 ms a decision, for the best 3 only: 48% of 48 at 2.8 ms (with the network's value
+#   at 0.2 as well: 46%, at 6.8 ms, so none). Solo vs the Hard rival: 22% of 32 where
+#   `normal` won 6% of the same deals.
+FAST_SETTINGS: dict[str, FastSettings] = {
+    "clansman": FastSettings(net_weight=0.5),
+    "white-castle": FastSettings(beam=3, deeper=1),
+}
+
+
+class FastAgent(GreedyAgent):
+    """Level fast: greedy's lookahead with the game's FAST_SETTINGS (the network's value
+    mixed into the evaluation, and/or a deeper look at greedy's favourite moves), a few
+    milliseconds a decision. Like greedy, it searches one determinization drawn from the
+    seat's view, and the network reads only the seat's observation of each position."""
+
+    name = "fast"
+
+    def __init__(self, seed: int = 0, net: Net | None = None,
+                 settings: FastSettings | None = None) -> None:
+        """`net`: a network (default: the game's shipped one, loaded when first needed);
+        `settings`: how to play (default: the game's FAST_SETTINGS)."""
+        super().__init__(seed)
+        self.net = net
+        self.settings = settings
+
+    def act(self, state: State) -> Action:
+        """The candidate with the best (deepened) lookahead value on a determinization
+        of the seat's view."""
+        seat = require_seat(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        game = game_of(state)
+        settings = self.settings or FAST_SETTINGS[game]
+        hooks = hooks_for(state)
+        sample = hooks.determinize(state, seat, self.rng.spawn())
+        assert hooks.fresh_evaluation is not None
+        evaluate = hooks.fresh_evaluation()[1]
+        if settings.net_weight:
+            net = self.net if self.net is not None else shipped_net(game)
+            evaluate = _with_net(evaluate, net, settings.net_weight, clan_count(state))
+        depth = hooks.greedy_depth
+        if not (settings.beam and settings.deeper):  # greedy's own choice, re-judged
+            aid = choose(sample, seat, hooks, depth, self.rng, 0.0, self.max_nodes, evaluate)
+            return next(a for a in legal if a.id == aid)
+        cands = hooks.candidates(sample)
+        children: dict[int, State] = {}
+        values: dict[int, float] = {}
+        for aid in cands:
+            child = sample.clone()
+            child.apply(aid)
+            children[aid] = child
+            values[aid] = lookahead(child, seat, hooks, depth - 1, self.max_nodes, evaluate,
+                                    sample)
+        top = sorted(cands, key=lambda a: -values[a])[:settings.beam]
+        if len(top) > 1:
+            for aid in top:
+                values[aid] = lookahead(children[aid], seat, hooks,
+                                        depth - 1 + settings.deeper, self.max_nodes, evaluate,
+                                        sample)
+        best_v = max(values[a] for a in top)
+        best = [a for a in top if values[a] >= best_v - TIE]
+        aid = best[0] if len(best) == 1 else self.rng.choice(best)
+        return next(a for a in legal if a.id == aid)
+
+    def __repr__(self) -> str:
+        """The agent and its seed, for logs."""
+        return f"FastAgent(seed={self.seed}, settings={self.settings})"
+
+
+def _with_net(evaluate: Callable[[Any, int], float], net: Net, weight: float, clans: int
+              ) -> Callable[[Any, int], float]:
+    """`evaluate` plus `weight` times the seat's lead (its points minus the best other
+    clan's) as the network estimates it from the seat's observation (the real lead at
+    the end of the game)."""
+    def mixed(state: Any, seat: int) -> float:
+        """The hand evaluation plus the weighted estimated lead."""
+        if state.is_over():
+            vals = [float(sc["total"]) for sc in state.scores()]
+        else:
+            slots = net.value_slots(net.encoding.observe(state, seat))
+            vals = absolute_values(slots, seat, clans, net.scale)
+        return evaluate(state, seat) + weight * _lead(vals, seat)
+
+    return mixed
+
+
 class PolicyAgent:
     """The network alone: the candidate move with the highest policy score or, with
     `lookahead`, the highest value for the seat one move on (its estimated final points
     minus the best other clan's, the positions after every candidate evaluated in one
     batch), the policy's log-probability weighing `policy_weight` points."""
 
-    name = "fast"
+    name = "policy"
 
     def __init__(self, seed: int = 0, net: Net | None = None, lookahead: bool = True,
                  policy_weight: float = 1.0) -> None:
