@@ -88,7 +88,7 @@ def test_reaching_the_target_wins_at_once() -> None:
     me = state.to_move
     for _ in range(3):
         state.apply(A.ROLL)
-    assert "hold: bank 18 (score 0 -> 18)" == state.describe(A.HOLD)
+    assert state.describe(A.HOLD) == "hold: bank 18 (score 0 -> 18)"
     state.apply(A.ROLL)
     assert state.describe(A.HOLD).endswith("and win")
     state.apply(A.HOLD)
