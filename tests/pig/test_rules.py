@@ -50,6 +50,7 @@ def test_a_roll_of_two_to_six_adds_to_the_turn_total() -> None:
     'roll' and 'hold' both legal."""
     state = rigged([4, 5])
     me = state.to_move
+    assert me is not None
     state.apply(A.ROLL)
     state.apply(A.ROLL)
     assert state.turn_total == 9 and state.rolls == [4, 5] and state.to_move == me
@@ -86,6 +87,7 @@ def test_reaching_the_target_wins_at_once() -> None:
     nobody moves again; a score of 18 held would not have."""
     state = rigged([6, 6, 6, 2], points_to_win=20)
     me = state.to_move
+    assert me is not None
     for _ in range(3):
         state.apply(A.ROLL)
     assert state.describe(A.HOLD) == "hold: bank 18 (score 0 -> 18)"
