@@ -30,6 +30,8 @@ BackendOpt = Annotated[str, typer.Option(
 RayAddressOpt = Annotated[str | None, typer.Option(
     help="with --backend ray: the cluster to use, e.g. ray://head:10001 or head:6379 "
          "(default: start a private local Ray)")]
+JobsOpt = Annotated[int | None, typer.Option(
+    help="worker processes (local; default 1), or CPUs of a local Ray (default: every core)")]
 
 
 def make_console() -> Console:

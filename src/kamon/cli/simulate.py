@@ -14,6 +14,7 @@ from rich.text import Text
 
 from kamon.cli.app import (
     BackendOpt,
+    JobsOpt,
     RayAddressOpt,
     app,
     fail,
@@ -132,9 +133,7 @@ def simulate(
              "agent, or a plug-in (module:Name, path/to/file.py:Name, policy.zip, model.pt; "
              "docs/agents.md), which must be importable or readable where the games run "
              "(every worker, every Ray node)")] = None,
-    jobs: Annotated[int | None, typer.Option(
-        help="worker processes (local; default 1), or CPUs of a local Ray (default: every "
-             "core)")] = None,
+    jobs: JobsOpt = None,
     out: Annotated[Path | None, typer.Option(
         help="results.parquet or .csv: one row per game and seat (a rerun skips the seeds "
              "already there); games.jsonl: one game record per line")] = None,

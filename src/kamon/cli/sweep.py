@@ -13,6 +13,7 @@ from rich.text import Text
 
 from kamon.cli.app import (
     BackendOpt,
+    JobsOpt,
     RayAddressOpt,
     app,
     fail,
@@ -53,8 +54,7 @@ def sweep(
     target: Annotated[list[str] | None, typer.Option(
         help="METRIC=VALUE: name the value closest to it, e.g. users_win_rate=0.5 "
              "(default for a win rate: the fair share 1/players)")] = None,
-    jobs: Annotated[int | None, typer.Option(
-        help="worker processes (local; default 1), or CPUs of a local Ray")] = None,
+    jobs: JobsOpt = None,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
     batch_size: Annotated[int | None, typer.Option(help="games per batch")] = None,

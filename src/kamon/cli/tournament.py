@@ -11,6 +11,7 @@ from rich.text import Text
 
 from kamon.cli.app import (
     BackendOpt,
+    JobsOpt,
     RayAddressOpt,
     app,
     friendly_errors,
@@ -76,9 +77,7 @@ def tournament(
                        ] = None,
     seed: Annotated[int, typer.Option(help="first deal's seed (each deal is played once per "
                                            "seat rotation)")] = 0,
-    jobs: Annotated[int | None, typer.Option(
-        help="worker processes (local; default 1), or CPUs of a local Ray (default: every "
-             "core)")] = None,
+    jobs: JobsOpt = None,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
     csv: Annotated[Path | None, typer.Option(
