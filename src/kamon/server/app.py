@@ -31,7 +31,7 @@ from kamon.server.limits import BOT_ONLY_GAMES, RateLimiter, SharedRateLimiter
 from kamon.server.live import LiveGames
 from kamon.server.service import GAME_ID, PluginKind
 from kamon.server.sockets import GameSocket
-from kamon.server.views import encode, payload_json
+from kamon.server.views import encode
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("kamon.server")
@@ -232,14 +232,10 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
     async def create(request: Request) -> JSONBytes:
         """Create a game (with "public": true, its other human seats listed for anyone
         to take); the answer holds one invite link per human seat it gives out."""
-        body = await _body(request)
         client = request.client.host if request.client else None
-        made = await live.writer.run(functools.partial(open_games.create, live.service,
-                                                       body, client), doing="create a game")
+        made = await live.create(await _body(request), client)
         _links(request, {}, *made["seats"])
         made["spectator_url"] = str(request.base_url).rstrip("/") + made["spectator_link"]
-        if any(s["kind"] == "bot" for s in made["seats"]):
-            live.bots.drive(made["id"])
         return JSONBytes(made, status_code=201)
 
     @app.get("/api/games/{game_id}", response_class=JSONBytes)
@@ -288,42 +284,22 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
     @app.post("/api/open/{game_id}/join", response_class=JSONBytes)
     async def open_join(game_id: str, request: Request) -> JSONBytes:
         """Take a free seat of a public game: its token and invite link."""
-        joined = await live.writer.run(functools.partial(
-            open_games.join, live.service, _game_id(game_id), await _body(request)),
-            doing=f"join game {game_id}")
+        joined = await live.join(_game_id(game_id), await _body(request))
         _links(request, joined)
-        if joined.get("player") is not None:
-            live.named(joined["id"])
         return JSONBytes(joined)
 
     @app.post("/api/games/{game_id}/name", response_class=JSONBytes)
     async def name_seat(game_id: str, request: Request) -> JSONBytes:
         """The token's seat takes a player's name, {token, name}, if it has none yet (a
         seat's name is set once): the seat's payload, and every socket of the game told."""
-        gid, data = _game_id(game_id), await _body(request)
-        if live.service.cache.get(gid) is None:  # rebuilt (or refused) here, not in the
-            await live.read(live.service.load, gid)  # writer's transaction
-        loaded = await live.writer.run(functools.partial(live.service.name, gid, data),
-                                       doing=f"name a seat of game {gid}")
-        answer = await live.read(lambda: payload_json(
-            loaded, live.service.seat_of(loaded, data.get("token"))))
-        live.named(gid, loaded)
-        return JSONBytes(answer)
+        return JSONBytes(await live.name(_game_id(game_id), await _body(request)))
 
     @app.post("/api/games/{game_id}/rematch", response_class=JSONBytes)
     async def make_rematch(game_id: str, request: Request) -> JSONBytes:
         """The finished game's rematch (made now, or the one already made): every
         socket of the finished game is told (`{"type": "rematch", "id": ...}`)."""
-        gid, data = _game_id(game_id), await _body(request)
-        made, new = await live.writer.run(functools.partial(
-            rematch.create, live.service, gid, data), doing=f"make the rematch of {gid}")
-        if not new and data.get("name") is not None:
-            live.named(made["id"])
+        made, new = await live.rematch(_game_id(game_id), await _body(request))
         _links(request, made)
-        if new:
-            live.rematch_made(gid, made["id"])
-            if any(s["kind"] == "bot" for s in made["seats"]):
-                live.bots.drive(made["id"])
         return JSONBytes(made, status_code=201 if new else 200)
 
     @app.get("/api/games/{game_id}/rematch", response_class=JSONBytes)

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import orjson
 
 from kamon.learn.review import REVIEW_ITERATIONS
-from kamon.server import faults, metrics
+from kamon.server import faults, metrics, open_games, rematch
 from kamon.server.bots import BotDriver
 from kamon.server.errors import ServiceError
 from kamon.server.hub import Hub
@@ -135,8 +135,7 @@ class LiveGames:
         """A move or an undo: stored (or refused), then told to the sockets; the writer's
         payload (empty if not `reply`: a socket's next state message answers it)."""
         token, version = body.get("token"), body.get("version")
-        if self.service.cache.get(game_id) is None:  # rebuilt (or refused: no game) here,
-            await self.read(self.service.load, game_id)  # not in the writer's transaction
+        await self.cached(game_id)
         if undo:
             write = functools.partial(self.service.undo, game_id, token, version)
         else:
@@ -151,6 +150,62 @@ class LiveGames:
         if self.service.bot_to_move(new) is not None:
             self.bots.drive(game_id)
         return answer
+
+    async def cached(self, game_id: str) -> None:
+        """Have the game in the cache before a write: rebuilt (or refused: no game) in a
+        read thread here, not inside the writer's transaction."""
+        if self.service.cache.get(game_id) is None:
+            await self.read(self.service.load, game_id)
+
+    # --- the requests around a game: create, join, name, rematch -------------------------
+
+    async def create(self, body: Any, client: str | None) -> dict[str, Any]:
+        """Create a game (open_games.create: public or by invitation) for `client`'s
+        address, and start its bots if it has any."""
+        made = await self.writer.run(functools.partial(open_games.create, self.service,
+                                                       body, client), doing="create a game")
+        self._drive_new(made)
+        return made
+
+    async def join(self, game_id: str, body: Any) -> dict[str, Any]:
+        """Take a free seat of a public game (open_games.join); a seat taken with a
+        player's name is told to the game's sockets."""
+        joined = await self.writer.run(functools.partial(
+            open_games.join, self.service, game_id, body), doing=f"join game {game_id}")
+        if joined.get("player") is not None:
+            self.named(joined["id"])
+        return joined
+
+    async def name(self, game_id: str, body: dict[str, Any]) -> bytes:
+        """Name the token's seat ({token, name}; set once): the seat's payload, and the
+        game's sockets told."""
+        await self.cached(game_id)
+        loaded = await self.writer.run(functools.partial(self.service.name, game_id, body),
+                                       doing=f"name a seat of game {game_id}")
+        answer = await self.read(lambda: payload_json(
+            loaded, self.service.seat_of(loaded, body.get("token"))))
+        self.named(game_id, loaded)
+        return answer
+
+    async def rematch(self, game_id: str, body: dict[str, Any]
+                      ) -> tuple[dict[str, Any], bool]:
+        """The finished game's rematch (rematch.create) and whether it is new: a new one
+        is told to the finished game's sockets and its bots started; joining an existing
+        one with a name tells its sockets the name."""
+        made, new = await self.writer.run(functools.partial(
+            rematch.create, self.service, game_id, body),
+            doing=f"make the rematch of {game_id}")
+        if new:
+            self.rematch_made(game_id, made["id"])
+            self._drive_new(made)
+        elif body.get("name") is not None:
+            self.named(made["id"])
+        return made, new
+
+    def _drive_new(self, made: dict[str, Any]) -> None:
+        """A game just made: its bots start (if it has any)."""
+        if any(s["kind"] == "bot" for s in made["seats"]):
+            self.bots.drive(made["id"])
 
     @metrics.stored("bot")
     async def bot_move(self, game_id: str, seat: int, aid: int, version: int) -> None:
