@@ -16,7 +16,6 @@ from kamon.core.game import GameBase, lazy
 from kamon.core.loading import load_exact
 from kamon.core.options import Choice, Option, OptionSchema
 from kamon.core.protocol import Action, State, parse_notation
-from kamon.core.rng import Rng
 from kamon.games.pig import actions as A
 from kamon.games.pig.state import SEAT_NAMES, PigState
 
@@ -60,11 +59,11 @@ class PigGame(GameBase):
         """Set up a game (the first player drawn from the seed unless chosen); ValueError
         with a clear message for bad arguments."""
         opts = self.checked(players, options)
-        rng = Rng(int(seed))
-        first = rng.below(players)  # drawn even when chosen: the same dice either way
-        if "start_player" in opts:
-            first = int(opts["start_player"])
-        return PigState(players, rng, opts, first)
+        state = PigState(players, int(seed), opts, 0)
+        drawn = state.rng.below(players)  # drawn even when chosen: the same dice either way
+        state.turn_seat = int(opts.get("start_player", drawn))
+        state.events = [f"{SEAT_NAMES[state.turn_seat]} starts"]
+        return state
 
     def parse_action(self, state: State, text: str) -> Action:
         """The legal action named by notation ('roll', 'hold') or its id."""

@@ -25,7 +25,7 @@ S_SCORE = _seat.add("score", 1, "points banked", cap=CAP)
 
 _layout = Layout()
 SPECTATOR = _layout.add("spectator", 1, "1 if the observer has no seat")
-TARGET = _layout.add("target", 1, "the score that wins", cap=CAP)
+TARGET = _layout.add("points_to_win", 1, "the score that wins (the option)", cap=CAP)
 TURN_TOTAL = _layout.add("turn_total", 1, "what holding now would bank", cap=CAP)
 ROLLS = _layout.add("rolls", 1, "dice rolled this turn", cap=50)
 LAST = _layout.add("last_roll", DIE, "one-hot: the last die rolled (this turn or, at its "
@@ -61,5 +61,7 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
     return out
 
 
+# The information state's bounds (decisions, revealing rolls): 2.4 times the longest of
+# 2,000 four-player games of uniform random play to 100 (249 decisions, 187 rolls).
 OBSERVATION = Observation(fields=tuple(_layout.fields), size=SIZE, encode=encode,
-                          margin_scale=float(CAP), recall_limits=(2000, 1800))
+                          margin_scale=float(CAP), recall_limits=(600, 450))

@@ -25,7 +25,7 @@ from kamon.games.pig import actions as A
 if TYPE_CHECKING:
     from kamon.core.protocol import Game
 
-FIELDS = frozenset({"game", "players", "options", "scores", "turn_seat", "rolls",
+FIELDS = frozenset({"game", "seed", "players", "options", "scores", "turn_seat", "rolls",
                     "last_rolls", "rng", "winner", "history", "events"})
 SEAT_NAMES = ("red", "blue", "green", "yellow")
 DIE = 6  # faces of the die
@@ -36,14 +36,17 @@ class PigState(DecisionState):
     """A game of Pig in progress: every seat's score, the seat to move, this turn's rolls
     (its total, unless the last is a 1 and the turn already passed) and the generator."""
 
-    __slots__ = ("options", "num_players", "target", "scores_", "turn_seat", "rolls",
+    __slots__ = ("seed", "options", "num_players", "target", "scores_", "turn_seat", "rolls",
                  "last_rolls", "rng", "events", "winner")
 
     ACTIONS = A.ACTIONS
 
-    def __init__(self, players: int, rng: Rng, options: dict[str, Any], first: int) -> None:
-        """A new game: every score 0, seat `first` to start its turn."""
+    def __init__(self, players: int, seed: int, options: dict[str, Any], first: int) -> None:
+        """A new game of `seed` (its generator's start; the record's and the research
+        interfaces' replay key, never shown in a view): every score 0, seat `first` to
+        start its turn."""
         self._legal = None
+        self.seed = seed
         self.history: list[int] = []
         self.options = options
         self.num_players = players
@@ -52,7 +55,7 @@ class PigState(DecisionState):
         self.turn_seat = first
         self.rolls: list[int] = []  # this turn's rolls (none is a 1: a 1 ends the turn)
         self.last_rolls: list[int] = []  # the previous turn's rolls (the board shows them)
-        self.rng = rng
+        self.rng = Rng(seed)
         self.events = [f"{SEAT_NAMES[first]} starts"]
         self.winner: int | None = None
 
@@ -133,6 +136,7 @@ class PigState(DecisionState):
         """An independent copy (lists copied, the generator cloned)."""
         new = PigState.__new__(PigState)
         new._legal = None
+        new.seed = self.seed
         new.history = self.history[:]
         new.options = dict(self.options)
         new.num_players = self.num_players
@@ -197,7 +201,7 @@ class PigState(DecisionState):
 
     def to_json(self) -> dict[str, Any]:
         """The whole state (the generator's state too) as JSON data."""
-        return {"game": "pig", "players": self.num_players, "options": dict(self.options),
+        return {"game": "pig", "seed": self.seed, "players": self.num_players, "options": dict(self.options),
                 "scores": self.scores_[:], "turn_seat": self.turn_seat,
                 "rolls": self.rolls[:], "last_rolls": self.last_rolls[:],
                 "rng": self.rng.state, "winner": self.winner, "history": self.history[:],
@@ -217,10 +221,11 @@ class PigState(DecisionState):
         if d["game"] != "pig":
             raise RecordError(f"not a Pig state: its game is {str(d['game'])[:40]!r}")
         n = _int(d, "players")
-        seed = _int(d, "rng")
-        if not 0 <= seed < 1 << 64:
-            raise RecordError("a Pig state's rng must be a 64-bit state")
-        state = cls(n, Rng(seed), options, 0)
+        rng, seed = _int(d, "rng"), _int(d, "seed")
+        if not 0 <= rng < 1 << 64 or not -(1 << 64) < seed < 1 << 64:
+            raise RecordError("a Pig state's rng and seed must be 64-bit numbers")
+        state = cls(n, seed, options, 0)
+        state.rng = Rng(rng)
         state.scores_ = _ints(d, "scores", n)
         state.turn_seat = _int(d, "turn_seat")
         state.rolls = _ints(d, "rolls", None)
