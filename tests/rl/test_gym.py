@@ -14,23 +14,35 @@ from gymnasium.utils.env_checker import check_env
 from kamon.core.errors import IllegalAction
 from kamon.rl import GYM_IDS, make_gym_env
 from kamon.rl.encoding import encoding, final_rewards
+from tests.rl.registry import DEFAULTS, GAMES, GYM_ID
 
-
-@pytest.mark.parametrize(("gym_id", "kwargs"), [
-    ("kamon/WhiteCastle-v0", {"players": 2, "opponents": "random"}),
+CHECKED: list[tuple[str, dict[str, Any]]] = [
+    (GYM_ID[game], {"players": players, "seat": players - 1, "opponents": "random", **options})
+    for game, players, options in DEFAULTS] + [
     ("kamon/WhiteCastle-v0", {"players": 1, "difficulty": "hard"}),
     ("kamon/WhiteCastle-v0", {"players": 4, "seat": 2, "opponents": ["easy", "random", "normal"]}),
     ("kamon/Clansman-v0", {"seat": 1, "opponents": "random", "expert": True}),
-])
+]
+
+
+@pytest.mark.parametrize(("gym_id", "kwargs"), CHECKED)
 def test_check_env_passes_without_warnings(gym_id: str, kwargs: dict[str, Any]) -> None:
     """Gymnasium's check_env (render modes included, through the registered id) finds
-    nothing to warn about."""
+    nothing to warn about: every registered game at its default count, and the solo game
+    and mixed opponents."""
     env = gymnasium.make(gym_id, **kwargs)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(env.unwrapped)
     assert not [str(w.message) for w in caught]
-    assert set(GYM_IDS) == {"kamon/WhiteCastle-v0", "kamon/Clansman-v0"}
+
+
+def test_every_game_with_an_observation_has_its_gym_id() -> None:
+    """Each registered game with an observation is registered with Gymnasium under its id
+    (`kamon/WhiteCastle-v0` for white-castle), and nothing else is."""
+    assert sorted(GYM_IDS.values()) == GAMES
+    for gym_id in GYM_IDS:
+        assert gym_id in gymnasium.registry
 
 
 def play(env: Any, seed: int) -> tuple[list[int], float, int]:

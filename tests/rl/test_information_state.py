@@ -17,13 +17,16 @@ from kamon.core.rng import Rng
 from kamon.games import get_game
 from kamon.rl.encoding import Encoding, encoding
 from kamon.rl.recall import SLOTS, Recall, layout
+from tests.rl.registry import DEFAULTS, SPIEL_NAME
 
 pyspiel = pytest.importorskip("pyspiel")
 
+# Every registered game at its default count, and the solo White Castle (a game whose
+# rival's cards are revealed on its own turns).
 SETUPS: list[tuple[str, str, dict[str, Any]]] = [
-    ("white-castle", "python_kamon_white_castle", {"players": 3}),
+    (game, SPIEL_NAME[game], {"players": players, **options})
+    for game, players, options in DEFAULTS] + [
     ("white-castle", "python_kamon_white_castle", {"players": 1, "difficulty": "hard"}),
-    ("clansman", "python_kamon_clansman", {}),
 ]
 
 

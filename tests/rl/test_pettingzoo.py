@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, seed_test
 from kamon.core.errors import IllegalAction
 from kamon.rl import make_env
 from kamon.rl.encoding import encoding, final_rewards
+from tests.rl.registry import DEFAULTS, SETUPS, setup_id
 
 # Warnings api_test gives every env with a dict observation (as PettingZoo's own classic
 # games have); anything else it warns about is a failure here.
@@ -30,28 +31,25 @@ def run_api_test(env: Any) -> None:
     assert not other, other
 
 
-@pytest.mark.parametrize(("game", "players", "options"), [
-    ("white-castle", 1, {"difficulty": "medium"}),
-    ("white-castle", 2, {}),
-    ("white-castle", 4, {"first_game": True}),
-    ("clansman", 4, {}),
-    ("clansman", 4, {"expert": True, "emperor_side": "A"}),
-])
+@pytest.mark.parametrize(("game", "players", "options"), SETUPS, ids=map(setup_id, SETUPS))
 def test_api_test_passes(game: str, players: int, options: dict[str, Any]) -> None:
-    """PettingZoo's api_test over a whole game, for solo, 2, 4 players and both Clansman modes."""
+    """PettingZoo's api_test over a whole game, for every registered game in each of its
+    set-ups (every player count, every mode its option schema makes)."""
     run_api_test(make_env(game, players=players, render_mode="ansi", **options))
 
 
-@pytest.mark.parametrize("game", ["white-castle", "clansman"])
-def test_seed_test_passes(game: str) -> None:
+@pytest.mark.parametrize(("game", "players", "options"), DEFAULTS, ids=map(setup_id, DEFAULTS))
+def test_seed_test_passes(game: str, players: int, options: dict[str, Any]) -> None:
     """PettingZoo's seed_test: two environments reset with one seed play identically."""
-    seed_test(lambda: make_env(game, players=3 if game == "white-castle" else 4),
-              num_cycles=60)
+    seed_test(lambda: make_env(game, players=players, **options), num_cycles=60)
 
 
 def play_out(env: Any, seed: int) -> tuple[list[int], dict[str, float]]:
-    """Play a game with the first legal action every time; the actions and final rewards."""
+    """Play a game with legal actions drawn from a generator seeded with `seed` (always the
+    first legal action need not end a game: in Pig it rolls forever); the actions and final
+    rewards."""
     env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
     actions: list[int] = []
     finals: dict[str, float] = {}
     for agent in env.agent_iter():
@@ -60,30 +58,34 @@ def play_out(env: Any, seed: int) -> tuple[list[int], dict[str, float]]:
             finals[agent] = reward
             env.step(None)
             continue
-        action = int(np.flatnonzero(obs["action_mask"])[0])
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         actions.append(action)
         env.step(action)
     return actions, finals
 
 
-def test_reset_seed_replays_and_rewards_come_at_the_end() -> None:
+@pytest.mark.parametrize(("game", "players", "options"), DEFAULTS, ids=map(setup_id, DEFAULTS))
+def test_reset_seed_replays_and_rewards_come_at_the_end(
+        game: str, players: int, options: dict[str, Any]) -> None:
     """The same seed gives the same game (seed 8 differs); every agent gets its documented
-    placement reward once, at the end, and only then."""
-    env = make_env("white-castle", players=3)
+    placement reward once, at the end, and only then; the rewards sum to 0."""
+    env = make_env(game, players=players, **options)
     a, finals = play_out(env, 7)
     b, again = play_out(env, 7)
     c, _ = play_out(env, 8)
     assert a == b and finals == again and a != c
     play_out(env, 7)
     assert env.state is not None and env.state.is_over()
-    expected = final_rewards(env.state, "placement", encoding("white-castle").margin_scale)
-    assert finals == {f"player_{q}": expected[q] for q in range(3)}
-    assert sorted(finals.values()) == [-1.0, 0.0, 1.0] or len(set(finals.values())) < 3
+    expected = final_rewards(env.state, "placement", encoding(game).margin_scale)
+    assert finals == {f"player_{q}": expected[q] for q in range(players)}
+    assert abs(sum(finals.values())) < 1e-9 and max(finals.values()) == 1.0
 
 
-def test_only_the_seat_to_move_has_a_mask() -> None:
+@pytest.mark.parametrize(("game", "players", "options"), DEFAULTS, ids=map(setup_id, DEFAULTS))
+def test_only_the_seat_to_move_has_a_mask(game: str, players: int,
+                                          options: dict[str, Any]) -> None:
     """The mask of the agent to move is exactly the legal actions; other agents' are empty."""
-    env = make_env("clansman")
+    env = make_env(game, players=players, **options)
     env.reset(seed=3)
     assert env.state is not None
     legal = {a.id for a in env.state.legal_actions()}
@@ -95,13 +97,14 @@ def test_only_the_seat_to_move_has_a_mask() -> None:
             assert not mask.any()
 
 
-def test_margin_reward_option() -> None:
-    """reward='margin' ends with the scaled score margins."""
-    env = make_env("clansman", reward="margin")
+@pytest.mark.parametrize(("game", "players", "options"), DEFAULTS, ids=map(setup_id, DEFAULTS))
+def test_margin_reward_option(game: str, players: int, options: dict[str, Any]) -> None:
+    """reward='margin' ends with the score margins scaled by the game's margin scale."""
+    env = make_env(game, players=players, reward="margin", **options)
     _, finals = play_out(env, 2)
     assert env.state is not None
-    assert finals == {f"player_{q}": r for q, r in
-                      enumerate(final_rewards(env.state, "margin", 30.0))}
+    assert finals == {f"player_{q}": r for q, r in enumerate(
+        final_rewards(env.state, "margin", encoding(game).margin_scale))}
 
 
 def test_illegal_and_malformed_actions_raise_and_change_nothing() -> None:

@@ -11,6 +11,7 @@ import pytest
 from kamon.core.protocol import State
 from kamon.games import get_game
 from kamon.rl.encoding import check_reward_mode, encoding, final_rewards, placements
+from tests.rl.registry import SETUPS, setup_id
 
 
 def finished(game: str, players: int, seed: int, **options: Any) -> State:
@@ -22,9 +23,12 @@ def finished(game: str, players: int, seed: int, **options: Any) -> State:
     return state
 
 
-@pytest.mark.parametrize(("game", "players", "options"), [
-    ("white-castle", 2, {}), ("white-castle", 3, {}), ("white-castle", 4, {}),
-    ("clansman", 4, {}), ("clansman", 4, {"expert": True})])
+# Every registered game in each of its set-ups with two or more clans (the solo game's
+# reward is its own test).
+RANKED = [s for s in SETUPS if s[1] > 1]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), RANKED, ids=map(setup_id, RANKED))
 def test_placement_rewards_rank_the_clans_and_sum_to_zero(
         game: str, players: int, options: dict[str, Any]) -> None:
     """Winners get the top reward, a higher total never earns less, the rewards sum to 0 and

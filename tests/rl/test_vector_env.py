@@ -16,6 +16,7 @@ from kamon.core.errors import IllegalAction
 from kamon.rl import make_gym_env, make_vector_env
 from kamon.rl.encoding import encoding, final_rewards
 from kamon.rl.vector_env import KamonVectorEnv
+from tests.rl.registry import DEFAULTS
 
 
 def pick(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -23,11 +24,18 @@ def pick(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(rng.random(masks.shape) * (masks > 0), axis=1)
 
 
-@pytest.mark.parametrize(("game", "kwargs"), [
+# Every registered game at its default count (the last seat learning, random bots), then
+# the solo game, mixed opponents and the margin reward.
+BATCHED: list[tuple[str, dict[str, Any]]] = [
+    (game, {"players": players, "seat": players - 1, "opponents": "random", **options})
+    for game, players, options in DEFAULTS] + [
     ("white-castle", {"players": 3, "seat": 1, "opponents": ["easy", "random"]}),
     ("white-castle", {"players": 1, "difficulty": "easy"}),
     ("clansman", {"seat": 2, "opponents": "random", "reward": "margin"}),
-])
+]
+
+
+@pytest.mark.parametrize(("game", "kwargs"), BATCHED)
 def test_the_batch_replays_single_envs_with_the_matching_seeds(
         game: str, kwargs: dict[str, Any]) -> None:
     """Game i of a vector env reset with seed s plays exactly what a KamonGymEnv reset
@@ -154,19 +162,21 @@ def test_next_step_and_disabled_autoreset() -> None:
     off.step(pick(infos["action_mask"], rng))
 
 
-@pytest.mark.parametrize(("game", "players", "reward"), [
-    ("clansman", None, "placement"), ("white-castle", 3, "margin")])
+@pytest.mark.parametrize(("game", "players", "reward", "options"), [
+    (game, players, "placement", options) for game, players, options in DEFAULTS] + [
+    ("clansman", None, "placement", {}), ("white-castle", 3, "margin", {})])
 def test_self_play_lets_the_caller_play_every_seat(
-        game: str, players: int | None, reward: str) -> None:
+        game: str, players: int | None, reward: str, options: dict[str, Any]) -> None:
     """opponents=None: each row is the observation and mask of the seat to move (checked
     against an engine game replaying the same seed and actions), the step reward is the
     mover's, and at the end infos['rewards'] holds every seat's final reward (a row sums to
     0 with 'placement')."""
     n = 3
-    env = make_vector_env(game, n, opponents=None, players=players, reward=reward)
+    env = make_vector_env(game, n, opponents=None, players=players, reward=reward,
+                          **options)
     enc = encoding(game)
     obs, infos = env.reset(seed=5)
-    shadows = [enc.game.new_game(players or enc.game.max_players, seed=int(s))
+    shadows = [enc.game.new_game(players or enc.game.max_players, seed=int(s), **options)
                for s in env.game_seeds]
     rng = np.random.default_rng(2)
     ended = np.zeros(n, dtype=int)
@@ -194,7 +204,7 @@ def test_self_play_lets_the_caller_play_every_seat(
                 assert abs(sum(expected)) < 1e-9
             assert np.array_equal(infos["final_obs"][i], enc.observe(shadow, int(movers[i])))
             shadows[i] = enc.game.new_game(players or enc.game.max_players,
-                                           seed=int(env.game_seeds[i]))
+                                           seed=int(env.game_seeds[i]), **options)
         if ended.min() >= 1:
             break
     assert ended.min() >= 1

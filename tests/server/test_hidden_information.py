@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from kamon.games import games, get_game
 from tests.server.conftest import create, get, move, token_of
 
 
@@ -17,7 +19,7 @@ def hidden_cards(c: TestClient, gid: str) -> set[str]:
     if hasattr(state, "steward_deck"):
         return set(state.steward_deck) | set(state.diplomat_deck) | {
             str(x) for x in getattr(state, "solo_deck", [])}
-    return {card for pile in state.piles for card in pile}
+    return {card for pile in getattr(state, "piles", []) for card in pile}
 
 
 def secrets_of(c: TestClient, gid: str) -> list[str]:
@@ -93,3 +95,11 @@ def test_the_record_stays_closed_while_the_game_is_on(client: TestClient) -> Non
     r = client.get(f"/api/games/{g['id']}/record")
     assert r.status_code == 409
     assert str(client.app.state.live.store.game(g["id"]).seed) not in r.text  # type: ignore
+
+
+@pytest.mark.parametrize("game", sorted(games()))
+def test_every_games_responses_hide_the_seed_and_rng(client: TestClient, game: str) -> None:
+    """Every registered game (from the registry, so a new game folder is held to it too),
+    at its default player count: no response or socket message carries the seed or the
+    RNG state."""
+    _exercise(client, game, get_game(game).default_players, 30)

@@ -455,7 +455,7 @@ def _check_fit(spec: Spec, policy: _Policy, game: str) -> None:
     with _LOCK:
         if key in _FITS:
             return
-    from kamon.core.registry import games
+    from kamon.rl.encoding import observed_games
 
     enc = _encoding(game)
     if isinstance(policy, _TorchPolicy):
@@ -464,7 +464,7 @@ def _check_fit(spec: Spec, policy: _Policy, game: str) -> None:
     if (policy.obs_size, policy.num_actions) != (enc.size, enc.num_actions):
         obs = "?" if policy.obs_size is None else str(policy.obs_size)
         acts = "?" if policy.num_actions is None else str(policy.num_actions)
-        fits = [_title(g) for g in games() if g != game and
+        fits = [_title(g) for g in observed_games() if g != game and
                 (_encoding(g).size, _encoding(g).num_actions) == (policy.obs_size,
                                                                    policy.num_actions)]
         hint = (f"; it fits {' and '.join(fits)}" if fits else
@@ -625,8 +625,7 @@ def agent_labels(specs: Iterable[str], game: str | None = None) -> dict[str, str
     names: dict[str, str] = {}
     for spec in specs:
         agent = make_agent(spec, 0, game=game)
-        names[spec] = str(getattr(agent, "name", spec) or spec) \
-            if isinstance(agent, PluginAgent) else spec
+        names[spec] = agent.name if isinstance(agent, PluginAgent) else spec
     taken: dict[str, int] = {}
     for label in names.values():
         taken[label] = taken.get(label, 0) + 1

@@ -31,7 +31,7 @@ import numpy as np
 from kamon.core.errors import KamonError
 from kamon.core.layout import Observation
 from kamon.core.protocol import Game, State
-from kamon.core.registry import canonical, get_game
+from kamon.core.registry import canonical, games, get_game
 
 REWARD_MODES: dict[str, str] = {
     "placement": (
@@ -121,8 +121,6 @@ def canonical_name(game: str) -> str:
 
 def observed_games() -> list[str]:
     """The registered games that have an observation (the research interfaces' games)."""
-    from kamon.core.registry import games
-
     return [name for name, g in games().items() if g.observation is not None]
 
 

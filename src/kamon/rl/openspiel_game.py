@@ -63,7 +63,7 @@ def spiel_params(game: str) -> dict[str, Any]:
 
 def game_options(game: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """(players, kamon options) from OpenSpiel parameters (options unused by the set-up
-    left out: the solo difficulty needs 1 player, the Emperor side the Expert game)."""
+    left out: one for other player counts, or needing another option that is not set)."""
     players = int(params["players"])
     return players, get_game(game).options.from_spiel(players, params)
 

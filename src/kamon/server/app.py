@@ -148,7 +148,8 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
 
     app = FastAPI(title="kamon", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json" if docs else None,
-                  description="Play The White Castle and I, Clansman in the browser.")
+                  description="Play " + " · ".join(g.title for g in games().values())
+                  + " in the browser.")
     app.state.live = live
     burst = burst if burst is not None else max(3 * rate, 10)
     # One process on SQLite counts alone; processes sharing PostgreSQL count together.
