@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import Server
 
 # A word of each game's own rules that its Help must show (help/*.js).
-HELP_WORD = {"white-castle": "bridge", "clansman": "Tadokoro"}
-PLAYERS = {"white-castle": ("1–4", "solo"), "clansman": ("4", "unofficial")}
+HELP_WORD = {"white-castle": "bridge", "clansman": "Tadokoro", "pig": "turn total"}
+PLAYERS = {"white-castle": ("1–4", "solo"), "clansman": ("4", "unofficial"), "pig": ("2–4",)}
 
 
 def test_each_game_has_picture_players_length_pitch_and_help(

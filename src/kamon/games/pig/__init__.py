@@ -51,8 +51,9 @@ class PigGame(GameBase):
                  "folklore dice game of the research papers. Roll to grow your turn total, "
                  "hold to bank it; a 1 loses it.",
         "players": "2–4",
-        "length": "a few minutes; about 40 decisions a player to 100 points (kamon's "
-                  "normal bots), fewer to 20",
+        # measured with `kamon simulate pig --players 2 --games 50 --agents normal`
+        # (seeds 0-49): 78.6 decisions a game to 100, 11.3 to 20
+        "length": "a few minutes; about 40 decisions per player to 100 points, 6 to 20",
     }
 
     def new_game(self, players: int, seed: int, **options: Any) -> PigState:

@@ -57,7 +57,7 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
         base = SEATS + ((seat - me) % n) * _seat.size
         out[base + S_PRESENT] = 1.0
         out[base + S_TO_MOVE] = 1.0 if view["to_move"] == seat else 0.0
-        out[base + S_SCORE] = _count(int(view["scores"][seat]), CAP)
+        out[base + S_SCORE] = _count(int(view["points"][seat]), CAP)
     return out
 
 

@@ -163,9 +163,11 @@ class PigState(DecisionState):
         return [] if self.winner is None else [self.winner]
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What anyone sees (everything but the generator: the future rolls)."""
+        """What anyone sees (everything but the generator: the future rolls). Its banked
+        scores are `points`: a view's `scores`, where a game has them, are `scores()`
+        (the server reads them so)."""
         return {"target": self.target, "players": self.num_players,
-                "scores": self.scores_[:], "to_move": self.to_move,
+                "points": self.scores_[:], "to_move": self.to_move,
                 "turn_seat": self.turn_seat, "rolls": self.rolls[:],
                 "turn_total": self.turn_total, "last_rolls": self.last_rolls[:],
                 "winner": self.winner, "names": list(SEAT_NAMES[:self.num_players]),
