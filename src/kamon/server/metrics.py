@@ -19,7 +19,7 @@ import ipaddress
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -37,8 +37,6 @@ from prometheus_client.registry import Collector
 if TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
-
-    from kamon.server.live import LiveGames
 
 disable_created_metrics()  # (no `_created` series: the counters' start is of no use here)
 P = ParamSpec("P")
@@ -136,10 +134,21 @@ def timed_pool(pool: Executor) -> Executor:
     return TimedPool(pool)
 
 
+class Live(Protocol):
+    """What the gauges read of a process's live games (server.live.LiveGames; named here
+    by its parts, so that metrics, which the store and the bots use, imports no layer
+    above them)."""
+
+    hub: Any
+    service: Any
+    writer: Any
+    bots: Any
+
+
 class LiveCollector(Collector):
     """What one process holds right now, read at scrape time (nothing to keep up)."""
 
-    def __init__(self, live: LiveGames) -> None:
+    def __init__(self, live: Live) -> None:
         """Read `live`'s games, sockets, writer and bots."""
         self.live = live
 
@@ -192,7 +201,7 @@ def allowed(client: str, nets: Sequence[ipaddress.IPv4Network | ipaddress.IPv6Ne
     return any(address in n for n in nets)
 
 
-def route(live: LiveGames, allow: Iterable[str] | None = None
+def route(live: Live, allow: Iterable[str] | None = None
           ) -> Callable[[Request], Awaitable[Response]]:
     """The `/metrics` endpoint of one app: the process's metrics in Prometheus's text
     format to an allowed address (`allow`: networks; default this machine), 403 to any
