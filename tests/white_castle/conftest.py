@@ -34,7 +34,7 @@ def legal_texts(state: WhiteCastleState) -> set[str]:
 
 def frame(state: WhiteCastleState) -> str | None:
     """The kind of the decision being taken now ('take', 'place', ...), None at the end."""
-    return state.stack[-1][0] if state.stack else None
+    return state.stack[-1].kind if state.stack else None
 
 
 def first_choice(state: WhiteCastleState) -> Action:

@@ -30,6 +30,7 @@ import pytest
 from kamon.games.white_castle import GAME
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import RESOURCES, ROWS, WORKERS
+from kamon.games.white_castle.frames import Choice, Courtier, Frame, Outside, Place, Row
 from kamon.games.white_castle.names import words
 from kamon.games.white_castle.state import WhiteCastleState
 from tests.white_castle.conftest import after_draft, frame, play_until, refresh
@@ -81,7 +82,7 @@ def _search(state: WhiteCastleState, p: int, alive: Callable[[WhiteCastleState],
             todo.append(t)
 
 
-def _frame_alive(k: int, test: Callable[[tuple[Any, ...]], bool]
+def _frame_alive(k: int, test: Callable[[Frame], bool]
                  ) -> Callable[[WhiteCastleState], bool]:
     """Whether the frame at stack index k is still the one `test` recognises."""
     return lambda t: len(t.stack) > k and test(t.stack[k])
@@ -130,7 +131,7 @@ def _check_room_blocks(state: WhiteCastleState, aid: int, text: str, p: int) -> 
     s = state.clone()
     s.apply(aid)
     alive = _frame_alive(len(state.stack) - 1,
-                         lambda f: f[0] == "blocks" and f[5] == A.SPACES[room])
+                         lambda f: f.kind == "blocks" and f.label == A.SPACES[room])
     bad = []
     for name, words_ in claims.items():
         block = A.BLOCK[(room, A.BLOCK_NAMES[room].index(name))]
@@ -159,7 +160,7 @@ def _check_card_block(state: WhiteCastleState, aid: int, text: str, p: int) -> l
     s = state.clone()
     s.apply(aid)
     k = len(state.stack) - 1
-    alive = _frame_alive(k, lambda f: f[0] == "blocks" and f[5].endswith("card block"))
+    alive = _frame_alive(k, lambda f: f.kind == "blocks" and f.label.endswith("card block"))
     ok = False
 
     def at_card_block(t: WhiteCastleState) -> bool:
@@ -180,7 +181,7 @@ def _check(state: WhiteCastleState, aid: int) -> list[str]:
     """What is wrong with the words of action `aid` in `state` (empty: nothing)."""
     text = state.describe(aid)
     f = state.stack[-1]
-    p = f[1]
+    p = f.seat
     bad = _check_payment(state, aid, text, p)
     if aid in A.PLACE_OF:
         s = A.PLACE_OF[aid]
@@ -189,10 +190,10 @@ def _check(state: WhiteCastleState, aid: int) -> list[str]:
         elif s < 7:
             t = state.clone()
             t.apply(aid)
-            while t.stack and t.stack[-1][0] != "outside" and t.to_move == p:
+            while t.stack and t.stack[-1].kind != "outside" and t.to_move == p:
                 t.apply(next(a for a in t.legal_actions() if not a.text.startswith("exchange")))
-            if t.stack and t.stack[-1][0] == "outside":
-                for w in t.stack[-1][2]:
+            if t.stack and t.stack[-1].kind == "outside":
+                for w in t.stack[-1].workers:
                     said = f"a {WORKERS[w].capitalize()} action (you cannot perform it)" in text
                     if said != _failed(_log_after(t, A.WORKER[w])):
                         bad.append(f"{WORKERS[w]} action performable is not as said")
@@ -206,10 +207,10 @@ def _check(state: WhiteCastleState, aid: int) -> list[str]:
         held = _immediate(state, aid).held
         if held is not None and held[2] != ("Lantern reward" in text):
             bad.append("the Lantern reward is not as said")
-    elif aid in A.GAIN_OF or (aid in A.EFFECT_OF and f[0] == "effects"
-                              and f[2][A.EFFECT_OF[aid]][0] == "gain"):
+    elif aid in A.GAIN_OF or (aid in A.EFFECT_OF and f.kind == "effects"
+                              and f.effects[A.EFFECT_OF[aid]][0] == "gain"):
         gains = ((RESOURCES[A.GAIN_OF[aid]], 1),) if aid in A.GAIN_OF \
-            else f[2][A.EFFECT_OF[aid]][1]
+            else f.effects[A.EFFECT_OF[aid]][1]
         lost = dict((k, int(n)) for n, k in re.findall(r"(\d+) (food|iron|pearl|seals?) "
                                                          r"(?:is|are) lost", text))
         before, after = state.clans[p], _immediate(state, aid).clans[p]
@@ -225,19 +226,19 @@ def _check(state: WhiteCastleState, aid: int) -> list[str]:
             if got != n - lost.get(kind, 0):
                 bad.append(f"{kind}: gained {got}, said {n - lost.get(kind, 0)}")
     elif aid in A.WORKER_OF or aid in A.BLOCK_OF or aid in A.CARD_BLOCK_OF or aid == A.PAY \
-            or aid in A.DAIMYO_OF or (aid in A.EFFECT_OF and f[0] == "effects"):
+            or aid in A.DAIMYO_OF or (aid in A.EFFECT_OF and f.kind == "effects"):
         said = any(c in text for c in CANNOT)
         if said and "cannot pay it" in text:
             bad.append("a legal choice said unpayable")
-        elif said != _failed(_log_after(state, aid)) and f[0] != "checkpoint":
+        elif said != _failed(_log_after(state, aid)) and f.kind != "checkpoint":
             bad.append("could/could not perform, not as said")
-    elif aid in A.GARDEN_OF and f[0] == "gardener":
+    elif aid in A.GARDEN_OF and f.kind == "gardener":
         g = state.data.gardens[state.garden_cards[A.GARDEN_OF[aid]]]
         if len(g.effects) == 1:
             t = state.clone()
             t.apply(aid)
             lines = t.events[len(state.events):]
-            if t.stack and t.stack[-1][0] == "pay" and A.PAY in t.legal_ids():
+            if t.stack and t.stack[-1].kind == "pay" and A.PAY in t.legal_ids():
                 lines = _log_after(t, A.PAY)  # pay to perform: paid, then performed?
             if any(c in text for c in CANNOT) != _failed(lines):
                 bad.append("the garden's action performable is not as said")
@@ -254,7 +255,7 @@ def _check_climb(state: WhiteCastleState, aid: int, text: str, p: int) -> list[s
         full = all(x is not None for x in state.daimyo_slots)
         if full != ("every slot of the Daimyo's favour is taken" in text):
             bad.append("the Daimyo's favour is not as said")
-        if [fr[0] for fr in s.stack[-2:]] != ["daimyo", "lantern"]:
+        if [fr.kind for fr in s.stack[-2:]] != ["daimyo", "lantern"]:
             bad.append("the Lantern reward does not come before the Daimyo's favour")
         return bad
     card = state.room_cards[dst - 1]
@@ -308,7 +309,7 @@ def _courtier_frame(players: int = 2) -> WhiteCastleState:
     c.courtiers = [0]
     c.left[0] = 4
     c.res[2] = 7
-    state.stack[-1] = ("courtier", p, True, False)
+    state.stack[-1] = Courtier(p, True, False)
     refresh(state)
     return state
 
@@ -362,7 +363,7 @@ def _place_frame(colour: int, value: int, players: int = 3) -> WhiteCastleState:
     state = after_draft(players)
     p = state.to_move
     state.held = (colour, value, False)
-    state.stack[-1] = ("place", p)
+    state.stack[-1] = Place(p)
     refresh(state)
     return state
 
@@ -391,7 +392,7 @@ def test_a_block_needing_a_seal_the_player_lacks_says_so() -> None:
     r, colour = found
     p = state.to_move
     state.held = (colour, 3, False)
-    state.stack[-1] = ("place", p)
+    state.stack[-1] = Place(p)
     state.clans[p].seals = 0
     state.clans[p].coins = 10
     refresh(state)
@@ -417,7 +418,7 @@ def test_an_action_card_block_the_player_cannot_pay_says_so() -> None:
     pay = [b for b in data.card(cid).blocks if b.effects[0][0] == "pay"]
     row = next(c for c in range(3) if ROWS[c] in pay[0].rows)
     state.clans[p].seals = 0
-    state.stack[-1] = ("row", p)
+    state.stack[-1] = Row(p)
     refresh(state)
     aid = A.ROW[row]
     text = state.describe(aid)
@@ -433,7 +434,7 @@ def test_a_worker_action_with_nothing_to_perform_says_so() -> None:
     p = state.to_move
     c = state.clans[p]
     c.left[2] = 0
-    state.stack[-1] = ("outside", p, (1, 2))  # gardener or warrior
+    state.stack[-1] = Outside(p, (1, 2))  # gardener or warrior
     refresh(state)
     text = state.describe(A.WORKER[2])
     assert text.endswith("— you cannot perform it"), text
@@ -474,7 +475,7 @@ def test_a_gain_beyond_a_stores_limit_says_what_is_lost() -> None:
     state = after_draft(2)
     p = state.to_move
     state.clans[p].res[0] = 7
-    state.stack[-1] = ("choice", p, 1)
+    state.stack[-1] = Choice(p, 1)
     refresh(state)
     text = state.describe(A.GAIN[0])
     assert text == "gain 1 food — 1 food is lost (at most 7)", text

@@ -27,7 +27,7 @@ Corrupt = Callable[[dict[str, Any]], object]
 
 def _ready(s: WhiteCastleState) -> bool:
     """Round 2, a 'take' decision, and clan 0 has every kind of worker both out and left."""
-    if s.round != 2 or not s.stack or s.stack[-1][0] != "take":
+    if s.round != 2 or not s.stack or s.stack[-1].kind != "take":
         return False
     c = s.clans[0]
     out = (len(c.courtiers), sum(w.count(0) for w in s.garden_workers), len(c.warriors))
@@ -39,7 +39,7 @@ def _base_text(players: int) -> str:
     """The JSON text of the first `_ready` state of seeded random play (solo: round 2)."""
     options: dict[str, Any] = {"difficulty": "medium"} if players == 1 else {}
     ready = _ready if players > 1 else (
-        lambda s: s.round == 2 and bool(s.stack) and s.stack[-1][0] == "take")
+        lambda s: s.round == 2 and bool(s.stack) and s.stack[-1].kind == "take")
     for seed in range(300):
         state = GAME.new_game(players, seed, **options)
         rng = Rng(seed)
@@ -190,7 +190,7 @@ CASES: list[tuple[str, Corrupt, str]] = [
     ("frame-too-short", _top_frame(["effects", 0]), "has 2 fields; 'effects' frames have 4"),
     ("frame-bad-effect", lambda d: d["stack"].append(["effects", d["stack"][-1][1],
                                                       [["fly", 2]], "x"]),
-     "(('fly', 2),), 'x') is malformed"),
+     "effects=(('fly', 2),), source='x') is malformed"),
     ("frame-other-seat", _other_seat, "during"),
     ("frame-block-offered-twice", lambda d: d["stack"].append(
         ["blocks", d["stack"][-1][1], [[0, 0], [0, 0]], True, True, "x"]), "is malformed"),

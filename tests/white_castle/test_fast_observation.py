@@ -85,10 +85,10 @@ def test_every_kind_of_decision_and_pending_stack_matches() -> None:
             state = GAME.new_game(players, seed, **options)
             rng = random.Random(1000 + seed)
             while not state.is_over():
-                top = state.stack[-1][0]
+                top = state.stack[-1].kind
                 if top not in ("take", "place", "blocks") or len(state.stack) > 1:
                     kinds[top] += 1
-                    pending.update(f[0] for f in state.stack[:-1])
+                    pending.update(f.kind for f in state.stack[:-1])
                     for seat in seats(state):
                         assert_same(state, seat)
                 state.apply(rng.choice(state.legal_actions()))

@@ -43,7 +43,7 @@ def play_until(players: int, predicate: Callable[[WhiteCastleState], bool],
 
 def deciding(kind: str) -> Callable[[WhiteCastleState], bool]:
     """Predicate: the top decision frame is of this kind."""
-    return lambda s: bool(s.stack) and s.stack[-1][0] == kind
+    return lambda s: bool(s.stack) and s.stack[-1].kind == kind
 
 
 def refused(state: WhiteCastleState, action: int | str, *fragments: str) -> str:
@@ -132,7 +132,7 @@ def test_place_where_the_coins_cannot_be_paid() -> None:
     """With no coins and no seals, a placement that costs coins is refused with the cost."""
     def low_die(s: WhiteCastleState) -> bool:
         return (deciding("place")(s) and s.held is not None and s.held[1] < 6
-                and s.clans[s.stack[-1][1]].domain[s.held[0]] is None)
+                and s.clans[s.stack[-1].seat].domain[s.held[0]] is None)
 
     state = play_until(3, low_die)
     assert state.held is not None and state.to_move is not None
@@ -155,7 +155,7 @@ def test_seals_count_towards_a_coin_cost() -> None:
     """A placement is payable when coins plus Daimyo seals cover it (and not otherwise)."""
     def low_die(s: WhiteCastleState) -> bool:
         return (deciding("place")(s) and s.held is not None and s.held[1] <= 4
-                and s.clans[s.stack[-1][1]].domain[s.held[0]] is None)
+                and s.clans[s.stack[-1].seat].domain[s.held[0]] is None)
 
     state = play_until(2, low_die)
     assert state.held is not None and state.to_move is not None
@@ -203,7 +203,7 @@ def test_domain_row_already_holds_a_die() -> None:
     """A domain row takes one die per round."""
     def row_taken(s: WhiteCastleState) -> bool:
         return (deciding("place")(s) and s.held is not None
-                and s.clans[s.stack[-1][1]].domain[s.held[0]] is not None)
+                and s.clans[s.stack[-1].seat].domain[s.held[0]] is not None)
 
     state = play_until(2, row_taken)
     assert state.held is not None
@@ -276,13 +276,13 @@ def test_checkpoint_pay_needs_the_seals_still_held() -> None:
     def checkpoint(s: WhiteCastleState) -> bool:
         if not deciding("checkpoint")(s):
             return False
-        return s.clans[s.stack[-1][1]].seals == s.stack[-1][3]
+        return s.clans[s.stack[-1].seat].seals == s.stack[-1].cost
 
     state = play_until(2, checkpoint)
-    seat = state.stack[-1][1]
+    seat = state.stack[-1].seat
     state.apply(A.EXCHANGE_COIN)
-    assert state.stack[-1][0] == "checkpoint"
-    assert state.clans[seat].seals < state.stack[-1][3]
+    assert state.stack[-1].kind == "checkpoint"
+    assert state.clans[seat].seals < state.stack[-1].cost
     refused_both_ways(state, A.PAY, "seal")
     state.apply(A.DONE)
     assert state.clans[seat].seals >= 0

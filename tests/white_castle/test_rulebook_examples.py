@@ -16,7 +16,7 @@ CORAL, BLACK, WHITE = 0, 1, 2
 def at_first_turn(players: int, seed: int = 7) -> WhiteCastleState:
     """A game past the starting-pair draft, at the first player's 'take a die' decision."""
     s = GAME.new_game(players, seed)
-    while s.stack[-1][0] != "take":
+    while s.stack[-1].kind != "take":
         ids = [i for i in s.legal_ids() if not GAME.action_text(i).startswith("exchange")]
         s.apply(ids[0])
     return s
@@ -202,7 +202,7 @@ def test_gardener_example_yellow_pays_4_food_then_3_coins_for_a_courtier_not_on_
     assert "garden coral plant" in legal(s)
     do(s, "garden coral plant")
     assert c.res[0] == 0 and c.left[1] == 3  # the second gardener leaves the domain
-    assert s.stack[-1][0] == "pay"
+    assert s.stack[-1].kind == "pay"
     do(s, "pay", "audience")  # 3 coins, then the usual 2 for the audience
     assert c.coins == 0 and c.courtiers == [0]
 
@@ -293,7 +293,7 @@ def test_daimyo_room_with_no_free_slot_the_courtier_stays_and_nothing_more() -> 
     s._legal = None
     do(s, "take white right", "place outside-left", "worker courtier", "climb diplomat1 daimyo")
     assert c.courtiers == [6]
-    assert s.stack[-1][0] == "courtier"  # straight back to the unused audience
+    assert s.stack[-1].kind == "courtier"  # straight back to the unused audience
 
 
 def test_lantern_example_2cp_1_food_1_coin_and_1_passage_step() -> None:
@@ -329,7 +329,7 @@ def test_lantern_order_is_the_players_choice_when_it_matters() -> None:
     do(s, "take white left")
     do(s, "place well")
     # The seal icon and the step conflict (the step may need the seal): the player orders them.
-    assert s.stack[-1][0] == "effects"
+    assert s.stack[-1].kind == "effects"
     texts = {s.describe(a.id) for a in s.legal_actions() if a.text.startswith("effect")}
     assert "1 seal" in texts and "1 Passage of Time step" in texts
     do(s, "effect 2")  # the seal first
@@ -360,10 +360,10 @@ def test_end_of_round_gardens_example_only_bridges_with_dice_activate_once_per_g
     seen: list[tuple[int, tuple[int, ...]]] = []
     while s.phase == "gardens":
         f = s.stack[-1]
-        if f[0] == "garden_round":
-            seen.append((f[1], tuple(sorted(f[2]))))
-            assert set(f[2]) <= {2, 3}  # never a white-bridge or coral-bridge garden
-            do(s, "garden black stone" if 3 in f[2] else "garden black plant")
+        if f.kind == "garden_round":
+            seen.append((f.seat, tuple(sorted(f.gardens))))
+            assert set(f.gardens) <= {2, 3}  # never a white-bridge or coral-bridge garden
+            do(s, "garden black stone" if 3 in f.gardens else "garden black plant")
         else:
             ids = [i for i in s.legal_ids() if not GAME.action_text(i).startswith("exchange")]
             s.apply(ids[0])

@@ -26,7 +26,7 @@ SEP = "exchange"
 def solo(difficulty: str = "easy", seed: int = 3) -> WhiteCastleState:
     """A solo game at the player's first 'take a die' decision (easy: the player goes first)."""
     s = GAME.new_game(1, seed, difficulty=difficulty)
-    while s.stack[-1][0] != "take":
+    while s.stack[-1].kind != "take":
         s.apply([i for i in s.legal_ids() if not GAME.action_text(i).startswith(SEP)][0])
     return s
 
@@ -36,7 +36,7 @@ def player_turn(s: WhiteCastleState, take: str = "take white right",
     """Play the solo player's turn (take, place, first choices) up to the rival's turn end."""
     s.apply(GAME.parse_action(s, take))
     s.apply(GAME.parse_action(s, place))
-    while not s.is_over() and s.stack[-1][0] not in ("take", "rival_room", "rival_garden"):
+    while not s.is_over() and s.stack[-1].kind not in ("take", "rival_room", "rival_garden"):
         s.apply([i for i in s.legal_ids() if not GAME.action_text(i).startswith(SEP)][0])
 
 
@@ -193,7 +193,7 @@ def test_rival_lowest_courtier_climbs_and_the_player_chooses_the_room() -> None:
     rc.left[0] = 3
     arrange(s, ["solo_9", "solo_1"], [[1, 2, 3], [1, 2, 3], [1, 2, 3]])
     player_turn(s, "take white right")
-    assert s.to_move == HUMAN and s.stack[-1][0] == "rival_room"
+    assert s.to_move == HUMAN and s.stack[-1].kind == "rival_room"
     choices = {a.text for a in s.legal_actions() if not a.text.startswith(SEP)}
     assert choices == {"rival-room steward1", "rival-room steward2", "rival-room steward3"}
     old = s.room_cards[1]
@@ -244,7 +244,7 @@ def test_rival_gardener_tie_is_chosen_by_the_player() -> None:
     s.garden_cards = ["plant_2", "stone_8", "plant_3", "stone_9", "plant_4", "stone_10"]
     arrange(s, ["solo_2", "solo_1"], [[1, 2, 3], [1, 2, 3], [1, 2, 3]])
     player_turn(s, "take white right")
-    assert s.stack[-1][0] == "rival_garden" and s.to_move == HUMAN
+    assert s.stack[-1].kind == "rival_garden" and s.to_move == HUMAN
     choices = {a.text for a in s.legal_actions() if not a.text.startswith(SEP)}
     assert choices == {"rival-garden coral plant", "rival-garden black plant",
                        "rival-garden white plant"}

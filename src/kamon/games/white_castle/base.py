@@ -18,6 +18,7 @@ from kamon.games.white_castle import actions as A
 from kamon.games.white_castle import solo
 from kamon.games.white_castle.clan import CLANS, MAX_RESOURCE, MAX_SEALS, RES_INDEX, Clan
 from kamon.games.white_castle.data import RESOURCES, Effect, WCData
+from kamon.games.white_castle.frames import Frame
 from kamon.games.white_castle.names import words
 
 
@@ -84,7 +85,7 @@ class StateBase(DecisionState):
     draft_pairs: list[tuple[str, str] | None]
     held: tuple[int, int, bool] | None
     fired: list[int]
-    stack: list[tuple[Any, ...]]
+    stack: list[Frame]
     rng: Rng
     events: list[str]
     history: list[int]
@@ -110,7 +111,7 @@ class StateBase(DecisionState):
     @property
     def to_move(self) -> int | None:
         """The seat deciding now, or None at the end."""
-        return self.stack[-1][1] if self.stack else None
+        return self.stack[-1].seat if self.stack else None
 
     def is_over(self) -> bool:
         """True once round 3 has ended."""
@@ -225,7 +226,7 @@ class StateBase(DecisionState):
         """Turn order by the Passage of Time: farthest first, ties: top of the stack first."""
         return sorted(range(self.n), key=lambda q: (-self.clans[q].pos, -self.clans[q].seq))
 
-    def _replace(self, frame: tuple[Any, ...] | None) -> None:
+    def _replace(self, frame: Frame | None) -> None:
         """Replace the top frame (or pop it when frame is None)."""
         if frame is None:
             self.stack.pop()

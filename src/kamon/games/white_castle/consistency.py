@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from kamon.core.errors import RecordError
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS, GAIN_KINDS, WCData
+from kamon.games.white_castle.frames import FRAMES, Draft, Place
 
 if TYPE_CHECKING:
     from kamon.games.white_castle.state import WhiteCastleState
@@ -48,13 +49,8 @@ ROOM_SIZES = tuple(A.ROOM_BLOCKS)
 OPTIONS = frozenset({"first_game", "data_overlay", "difficulty"})
 LONE = frozenset({"courtier", "gardener", "warrior", "lantern", "well", "light", "domain"})
 # Frame kind -> how many fields it has (kind and seat included).
-FRAME_SIZES = {"draft": 2, "take": 2, "place": 2, "effects": 4, "choice": 3, "checkpoint": 4,
-               "blocks": 6, "outside": 3, "warrior": 2, "gardener": 2, "courtier": 4,
-               "daimyo": 2, "row": 2, "pay": 4, "garden_round": 4, "lantern": 2,
-               "rival_room": 4, "rival_garden": 3, "rival_turn": 2, "rival_actions": 3}
+FRAME_SIZES = {kind: len(cls._fields) for kind, cls in FRAMES.items()}
 SOLO_FRAMES = frozenset({"rival_room", "rival_garden", "rival_turn", "rival_actions"})
-# Frames whose third field lists options, each at most once.
-OPTION_FRAMES = frozenset({"blocks", "outside", "garden_round", "rival_garden"})
 
 
 class _Tables:
@@ -295,7 +291,7 @@ def _check_dice(s: WhiteCastleState) -> None:
         if not DICE_PER_ROUND * (s.round - 1) <= k <= DICE_PER_ROUND * s.round:
             _fail(f"{s.name(p)} has placed {k} dice by round {s.round} ({DICE_PER_ROUND} a "
                   "round)")
-    if (s.held is not None) != bool(s.stack and s.stack[-1][0] == "place"):
+    if (s.held is not None) != bool(s.stack and isinstance(s.stack[-1], Place)):
         _fail("a die in hand without a 'place' decision" if s.held is not None else
               "a 'place' decision without a die in hand")
     if any(not 0 <= b < 3 for b in s.fired) or len(set(s.fired)) != len(s.fired):
@@ -469,15 +465,16 @@ def _check_starting_cards(s: WhiteCastleState, starts: Counter[str],
                   f"{d.start_action_copies[cid]})")
 
 
-def _check_frame(s: WhiteCastleState, f: Any, top: bool) -> None:
+def _check_frame(s: WhiteCastleState, raw: Any, top: bool) -> None:
     """One decision frame: a known kind, its fields well-formed, for a seat that decides."""
-    if not isinstance(f, tuple) or not f or f[0] not in FRAME_SIZES:
-        _fail(f"unknown decision frame {f!r} (kinds: {', '.join(FRAME_SIZES)})")
-    kind = f[0]
-    if len(f) != FRAME_SIZES[kind]:
-        _fail(f"the decision frame {f!r} has {len(f)} fields; {kind!r} frames have "
-              f"{FRAME_SIZES[kind]}")
-    p = f[1]
+    if not isinstance(raw, tuple) or not raw or raw[0] not in FRAME_SIZES:
+        _fail(f"unknown decision frame {raw!r} (kinds: {', '.join(FRAME_SIZES)})")
+    if len(raw) != FRAME_SIZES[raw[0]]:
+        _fail(f"the decision frame {raw!r} has {len(raw)} fields; {raw[0]!r} frames have "
+              f"{FRAME_SIZES[raw[0]]}")
+    f = FRAMES[raw[0]]._make(raw)
+    kind = f.kind
+    p = f.seat
     if not _seat_ok(s, p):
         _fail(f"the decision frame {f!r} is for {p!r}, not a seat (0-{s.n - 1})")
     if p == s.rival:
@@ -486,34 +483,40 @@ def _check_frame(s: WhiteCastleState, f: Any, top: bool) -> None:
     if kind in SOLO_FRAMES and s.rival is None:
         _fail(f"the decision frame {f!r} belongs to the solo game, which this is not")
     ok = True
-    if kind == "effects":
-        ok = isinstance(f[2], tuple) and 0 < len(f[2]) <= A.MAX_EFFECTS and all(
-            _effect_ok(e) for e in f[2]) and isinstance(f[3], str)
-    elif kind == "choice":
-        ok = _is_int(f[2]) and f[2] > 0
-    elif kind == "checkpoint":
-        ok = _is_int(f[2]) and f[2] > 0 and _is_int(f[3]) and f[3] > 0
-    elif kind == "blocks":
-        ok = isinstance(f[2], tuple) and all(_block_ok(s, p, o) for o in f[2]) and \
-            isinstance(f[3], bool) and isinstance(f[4], bool) and isinstance(f[5], str)
-    elif kind == "outside":
-        ok = isinstance(f[2], tuple) and all(_is_int(w) and 0 <= w < 3 for w in f[2])
-    elif kind == "courtier":
-        ok = isinstance(f[2], bool) and isinstance(f[3], bool)
-    elif kind == "pay":
-        ok = _cost_ok(f[2]) and _effect_ok(f[3])
-    elif kind in ("garden_round", "rival_garden"):
-        ok = isinstance(f[2], tuple) and bool(f[2]) and all(
-            _is_int(g) and 0 <= g < 6 for g in f[2]) and (
-            kind != "garden_round" or isinstance(f[3], bool))
-    elif kind == "rival_room":
+    offered: tuple[Any, ...] = ()  # blocks, workers or gardens offered (each at most once)
+    if f.kind == "effects":
+        ok = isinstance(f.effects, tuple) and 0 < len(f.effects) <= A.MAX_EFFECTS and all(
+            _effect_ok(e) for e in f.effects) and isinstance(f.source, str)
+    elif f.kind == "choice":
+        ok = _is_int(f.remaining) and f.remaining > 0
+    elif f.kind == "checkpoint":
+        ok = _is_int(f.steps) and f.steps > 0 and _is_int(f.cost) and f.cost > 0
+    elif f.kind == "blocks":
+        ok = isinstance(f.options, tuple) and all(_block_ok(s, p, o) for o in f.options) \
+            and isinstance(f.multi, bool) and isinstance(f.optional, bool) \
+            and isinstance(f.label, str)
+        offered = f.options
+    elif f.kind == "outside":
+        ok = isinstance(f.workers, tuple) and all(_is_int(w) and 0 <= w < 3 for w in f.workers)
+        offered = f.workers
+    elif f.kind == "courtier":
+        ok = isinstance(f.audience_done, bool) and isinstance(f.climb_done, bool)
+    elif f.kind == "pay":
+        ok = _cost_ok(f.cost) and _effect_ok(f.effect)
+    elif f.kind == "garden_round" or f.kind == "rival_garden":
+        ok = isinstance(f.gardens, tuple) and bool(f.gardens) and all(
+            _is_int(g) and 0 <= g < 6 for g in f.gardens) and (
+            f.kind != "garden_round" or isinstance(f.fresh, bool))
+        offered = f.gardens
+    elif f.kind == "rival_room":
         rival = s.clans[s.rival or 0]
-        ok = f[2] in (1, 2) and _is_int(f[3]) and 0 <= f[3] < len(rival.courtiers)
-    elif kind == "rival_actions":
+        ok = f.floor in (1, 2) and _is_int(f.courtier) and 0 <= f.courtier < len(
+            rival.courtiers)
+    elif f.kind == "rival_actions":
         icons = _tables(s.data).icons
-        ok = isinstance(f[2], tuple) and all(i in icons for i in f[2])
-    if ok and kind in OPTION_FRAMES:
-        ok = len(set(f[2])) == len(f[2])  # each block, worker or garden offered once
+        ok = isinstance(f.icons, tuple) and all(i in icons for i in f.icons)
+    if ok:
+        ok = len(set(offered)) == len(offered)
     if not ok:
         _fail(f"the {kind!r} decision frame {f!r} is malformed")
     if top and kind == "place" and s.held is None:
@@ -549,17 +552,17 @@ def _check_stack(s: WhiteCastleState) -> None:
     if s.phase == "play" and s.rival is None:
         p = s.order[s.turn_idx % s.n]
         for f in s.stack:
-            if f[1] != p:
-                _fail(f"{s.name(f[1])} decides ({f[0]}) during {s.name(p)}'s turn "
+            if f.seat != p:
+                _fail(f"{s.name(f.seat)} decides ({f.kind}) during {s.name(p)}'s turn "
                       f"(turn {s.turn_idx + 1} of the round)")
-    if s.phase == "draft" and s.stack and s.stack[-1][0] == "draft":
+    if s.phase == "draft" and s.stack and isinstance(s.stack[-1], Draft):
         picked = sum(1 for c in s.clans if c.card is not None)
         want = s.order[s.n - 1 - picked] if picked < s.n else None
-        if s.stack[-1][1] != want:
-            _fail(f"{s.name(s.stack[-1][1])} drafts a starting pair, but after {picked} "
+        if s.stack[-1].seat != want:
+            _fail(f"{s.name(s.stack[-1].seat)} drafts a starting pair, but after {picked} "
                   "picks it is "
                   + (s.name(want) + "'s turn" if want is not None else "nobody's turn"))
-    if any(f[0] == "draft" for f in s.stack) and s.phase != "draft":
+    if any(isinstance(f, Draft) for f in s.stack) and s.phase != "draft":
         _fail(f"a starting-pair draft in the {s.phase} phase")
     if s.phase == "play":
         taken = 3 * s.data.dice_per_colour[s.n] - s.dice_left()

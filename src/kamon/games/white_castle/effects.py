@@ -16,6 +16,19 @@ from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.base import StateBase
 from kamon.games.white_castle.clan import MAX_PASSAGE
 from kamon.games.white_castle.data import COLOURS, RESOURCES, ROWS, Effect
+from kamon.games.white_castle.frames import (
+    GARDENER_FRAME,
+    LANTERN_FRAME,
+    ROW_FRAME,
+    WARRIOR_FRAME,
+    Blocks,
+    Checkpoint,
+    Choice,
+    Courtier,
+    Effects,
+    Pay,
+    Row,
+)
 
 ALL_KINDS = frozenset({"coin", "seal", "food", "iron", "pearl"})
 MANDATORY = frozenset({"gain", "choice", "passage", "lantern", "well"})
@@ -62,9 +75,9 @@ class EffectRules(StateBase):
 
     __slots__ = ()
 
-    def _effect_choices(self, f: tuple[Any, ...]) -> list[int]:
+    def _effect_choices(self, f: Effects) -> list[int]:
         """EFFECT ids of a set's effects, one per distinct effect (equal ones are one choice)."""
-        effects: tuple[Effect, ...] = f[2]
+        effects = f.effects
         seen: set[Effect] = set()
         out = []
         for k, e in enumerate(effects):
@@ -73,21 +86,21 @@ class EffectRules(StateBase):
                 out.append(A.EFFECT[k])
         return out
 
-    def _legal_effects(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_effects(self, f: Effects) -> list[int]:
         """Which effect of the set next; `done` only when every remaining one is optional."""
         out = self._effect_choices(f)
-        if all(e[0] not in MANDATORY for e in f[2]):
+        if all(e[0] not in MANDATORY for e in f.effects):
             out.append(A.DONE)
         return out
 
-    def _legal_choice(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_choice(self, f: Choice) -> list[int]:
         """A resource of choice: food, iron or pearl."""
         return [A.GAIN[r] for r in range(3)]
 
-    def _legal_checkpoint(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_checkpoint(self, f: Checkpoint) -> list[int]:
         # Re-checked at every decision: the seals may have been exchanged meanwhile.
         """Pay the checkpoint's seals (if p has them now) or stop."""
-        return ([A.PAY] if self.clans[f[1]].seals >= f[3] else []) + [A.DONE]
+        return ([A.PAY] if self.clans[f.seat].seals >= f.cost else []) + [A.DONE]
 
     def _block(self, p: int, opt: tuple[int, int]) -> Any:
         """The card block an option names: (room, i), or (-1, i) for p's own action card."""
@@ -103,22 +116,22 @@ class EffectRules(StateBase):
             return self._can_pay(p, effects[0][1])
         return True
 
-    def _legal_blocks(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_blocks(self, f: Blocks) -> list[int]:
         """The usable blocks of the frame, and `done` when optional or none is usable."""
-        p = f[1]
+        p = f.seat
         out = [A.CARD_BLOCK[o[1]] if o[0] < 0 else A.BLOCK[o]
-               for o in f[2] if self._block_ok(p, o)]
-        if f[4] or not out:
+               for o in f.options if self._block_ok(p, o)]
+        if f.optional or not out:
             out.append(A.DONE)
         return out
 
-    def _legal_pay(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_pay(self, f: Pay) -> list[int]:
         """Pay to perform (if payable) or decline."""
-        out = [A.PAY] if self._can_pay(f[1], f[2]) else []
+        out = [A.PAY] if self._can_pay(f.seat, f.cost) else []
         out.append(A.DONE)
         return out
 
-    def _legal_row(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_row(self, f: Row) -> list[int]:
         """Personal-domain rows not yet fired this turn, or decline."""
         return [A.ROW[c] for c in range(3) if c not in self.fired] + [A.DONE]
 
@@ -137,7 +150,7 @@ class EffectRules(StateBase):
         card = self.data.card(c.card)
         for i, blk in enumerate(card.blocks):
             if row in blk.rows:
-                self.stack.append(("blocks", p, ((-1, i),), False, True, f"{row} card block"))
+                self.stack.append(Blocks(p, ((-1, i),), False, True, f"{row} card block"))
                 break
         uncovered = 5 - c.left[colour]
         visible = (self.data.domain_visible[COLOURS[colour]],) + \
@@ -147,23 +160,23 @@ class EffectRules(StateBase):
     def _push_effects(self, p: int, effects: tuple[Effect, ...], label: str) -> None:
         """Push a set of effects for p to resolve (nothing for an empty set)."""
         if effects:
-            self.stack.append(("effects", p, tuple(effects), label))
+            self.stack.append(Effects(p, tuple(effects), label))
 
-    def _do_effects(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_effects(self, f: Effects, aid: int) -> None:
         """Resolve the chosen effect of the set, or decline the rest."""
-        p = f[1]
+        p = f.seat
         if aid == A.DONE:
             self.stack.pop()
-            self.log(f"{self.name(p)} declines the rest of {f[3]}")
+            self.log(f"{self.name(p)} declines the rest of {f.source}")
             return
         self._take_effect(f, A.EFFECT_OF[aid])
 
-    def _take_effect(self, f: tuple[Any, ...], k: int) -> None:
+    def _take_effect(self, f: Effects, k: int) -> None:
         """Remove effect k from the set on top and resolve it."""
-        effects: tuple[Effect, ...] = f[2]
+        effects = f.effects
         rest = effects[:k] + effects[k + 1:]
-        self._replace(("effects", f[1], rest, f[3]) if rest else None)
-        self._resolve(f[1], effects[k])
+        self._replace(Effects(f.seat, rest, f.source) if rest else None)
+        self._resolve(f.seat, effects[k])
 
     def _resolve(self, p: int, e: Effect) -> None:
         """Perform one effect (pushing frames for any decision it needs)."""
@@ -172,33 +185,33 @@ class EffectRules(StateBase):
             self._gain(p, e[1])
             self.log(f"{self.name(p)} gains {effect_text(e)}")
         elif kind == "choice":
-            self.stack.append(("choice", p, e[1]))
+            self.stack.append(Choice(p, e[1]))
         elif kind == "pay":
-            self.stack.append(("pay", p, e[1], e[2]))
+            self.stack.append(Pay(p, e[1], e[2]))
         elif kind == "passage":
             self._move(p, e[1])
         elif kind == "lantern":
-            self.stack.append(("lantern", p))
+            self.stack.append(LANTERN_FRAME[p])
         elif kind == "well":
             self._push_well(p)
         elif kind == "courtier":
-            self.stack.append(("courtier", p, False, False))
+            self.stack.append(Courtier(p, False, False))
         elif kind == "gardener":
-            self.stack.append(("gardener", p))
+            self.stack.append(GARDENER_FRAME[p])
         elif kind == "warrior":
-            self.stack.append(("warrior", p))
+            self.stack.append(WARRIOR_FRAME[p])
         elif kind == "light":
             opts = tuple((r, i) for r in range(5)
                          for i, blk in enumerate(self.data.card(self.room_cards[r]).blocks)
                          if blk.light)
-            self.stack.append(("blocks", p, opts, False, True, "a light-background action"))
+            self.stack.append(Blocks(p, opts, False, True, "a light-background action"))
         elif kind == "die_tile":
             col = e[1]
             opts = tuple((r, i) for r in range(5) for i, t in enumerate(self.room_tiles[r])
                          if col == "any" or COLOURS[t] == col)
-            self.stack.append(("blocks", p, opts, False, True, effect_text(e)))
+            self.stack.append(Blocks(p, opts, False, True, effect_text(e)))
         elif kind == "domain":
-            self.stack.append(("row", p))
+            self.stack.append(ROW_FRAME[p])
         else:  # pragma: no cover - data validation rules this out
             raise ValueError(f"unknown effect {e!r}")
 
@@ -216,11 +229,11 @@ class EffectRules(StateBase):
                      + ", ".join(effect_text(x) for x in blk.effects))
             self._push_effects(p, blk.effects, f"the {where} block")
 
-    def _do_choice(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_choice(self, f: Choice, aid: int) -> None:
         """Gain the chosen resource; ask again while more are due."""
-        p, n = f[1], f[2]
+        p, n = f.seat, f.remaining
         r = A.GAIN_OF[aid]
-        self._replace(("choice", p, n - 1) if n > 1 else None)
+        self._replace(Choice(p, n - 1) if n > 1 else None)
         self._gain(p, ((RESOURCES[r], 1),))
         self.log(f"{self.name(p)} gains 1 {RESOURCES[r]}")
 
@@ -233,7 +246,7 @@ class EffectRules(StateBase):
             cost = self.data.checkpoints.get(c.pos + 1)
             if cost and p != self.rival:  # the rival never pays: it passes checkpoints free
                 if c.seals >= cost:
-                    self.stack.append(("checkpoint", p, steps, cost))
+                    self.stack.append(Checkpoint(p, steps, cost))
                     break
                 self.log(f"{self.name(p)} cannot pay {cost} seal{'s' if cost > 1 else ''} "
                          "to pass the checkpoint")
@@ -246,9 +259,9 @@ class EffectRules(StateBase):
             c.seq = self.seq_counter
             self.log(f"{self.name(p)} moves on the Passage of Time from {start} to {c.pos}")
 
-    def _do_checkpoint(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_checkpoint(self, f: Checkpoint, aid: int) -> None:
         """Pay the seals and go on moving, or stop before the checkpoint."""
-        p, steps, cost = f[1], f[2], f[3]
+        p, steps, cost = f.seat, f.steps, f.cost
         self.stack.pop()
         c = self.clans[p]
         if aid == A.DONE:
@@ -263,31 +276,31 @@ class EffectRules(StateBase):
         if steps > 1:
             self._move(p, steps - 1)
 
-    def _do_blocks(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_blocks(self, f: Blocks, aid: int) -> None:
         """Use the chosen block (the others stay offered when several may be used)."""
-        p, opts, multi = f[1], f[2], f[3]
+        p, opts, multi = f.seat, f.options, f.multi
         if aid == A.DONE:
             self.stack.pop()
             return
         opt = (-1, A.CARD_BLOCK_OF[aid]) if aid in A.CARD_BLOCK_OF else A.BLOCK_OF[aid]
         rest = tuple(o for o in opts if o != opt)
-        self._replace((f[0], p, rest, multi, f[4], f[5]) if multi and rest else None)
+        self._replace(Blocks(p, rest, multi, f.optional, f.label) if multi and rest else None)
         self._resolve_block(p, opt)
 
-    def _do_pay(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_pay(self, f: Pay, aid: int) -> None:
         """Pay and perform the effect, or decline it."""
-        p = f[1]
+        p = f.seat
         self.stack.pop()
         if aid == A.DONE:
-            self.log(f"{self.name(p)} does not pay for {effect_text(f[3])}")
+            self.log(f"{self.name(p)} does not pay for {effect_text(f.effect)}")
             return
-        self._pay(p, f[2])
-        self.log(f"{self.name(p)} pays for {effect_text(f[3])}")
-        self._resolve(p, f[3])
+        self._pay(p, f.cost)
+        self.log(f"{self.name(p)} pays for {effect_text(f.effect)}")
+        self._resolve(p, f.effect)
 
-    def _do_row(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_row(self, f: Row, aid: int) -> None:
         """Fire the chosen personal-domain row as if with a 6 (no coins change hands)."""
-        p = f[1]
+        p = f.seat
         self.stack.pop()
         if aid == A.DONE:
             return
@@ -324,13 +337,13 @@ class EffectRules(StateBase):
             return frozenset(prov), NO_KINDS
         return ALL_KINDS, ALL_KINDS
 
-    def _auto_effect(self, f: tuple[Any, ...]) -> int | None:
+    def _auto_effect(self, f: Effects) -> int | None:
         """Index of the effect to resolve without asking, or None if the order matters."""
-        effects: tuple[Effect, ...] = f[2]
+        effects = f.effects
         first = effects[0]
         if all(e == first for e in effects):
             return 0
-        pcs = [self._provides_consumes(f[1], e) for e in effects]
+        pcs = [self._provides_consumes(f.seat, e) for e in effects]
         for i in range(len(pcs)):
             for j in range(i + 1, len(pcs)):
                 if pcs[i][0] & pcs[j][1] or pcs[j][0] & pcs[i][1]:

@@ -43,6 +43,7 @@ from kamon.core.rng import Rng
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.base import UNLOGGED
 from kamon.games.white_castle.data import COLOURS, Effect
+from kamon.games.white_castle.frames import Frame
 from kamon.games.white_castle.state import COURTIER_CP, MAX_RESOURCE, WhiteCastleState
 
 mcts_tree_priors = True  # measured: 60% vs 3 greedy with, 45% without, at ~0.7-0.9 s a move
@@ -125,14 +126,14 @@ def turns_left(state: WhiteCastleState, q: int) -> int:
     left = TURNS - state.placements[q]
     if state.phase == "play" and state.stack:
         f = state.stack[-1]
-        if f[1] == q and f[0] in ("take", "place"):
+        if f.seat == q and f.kind in ("take", "place"):
             left -= 1
     return max(0, left)
 
 
 def _deciding(state: WhiteCastleState, q: int) -> bool:
     """Whether clan q has a decision begun (a frame on the stack): its turn is on."""
-    return any(f[1] == q for f in state.stack)
+    return any(f.seat == q for f in state.stack)
 
 
 def passage_smooth(cp: tuple[int, ...], pos: int) -> float:
@@ -342,24 +343,24 @@ class _Ctx:
 
     # ------------------------------------------------------------ frames
 
-    def frame(self, f: tuple[Any, ...]) -> float:
+    def frame(self, f: Frame) -> float:
         """The worth of a pending decision frame of this clan (its best outcome)."""
-        kind = f[0]
+        kind = f.kind
         s = self.s
-        if kind == "effects":
+        if f.kind == "effects":
             return sum(max(0.0, self.effect(e)) if e[0] not in ("gain", "choice", "passage")
-                       else self.effect(e) for e in f[2])
-        if kind == "choice":
-            return f[2] * self.u.res
-        if kind == "blocks":
-            return self.best_blocks(f[2], 0, multi=f[3])
-        if kind == "outside":
-            return max((self.worker(("courtier", "gardener", "warrior")[w]) for w in f[2]),
+                       else self.effect(e) for e in f.effects)
+        if f.kind == "choice":
+            return f.remaining * self.u.res
+        if f.kind == "blocks":
+            return self.best_blocks(f.options, 0, multi=f.multi)
+        if f.kind == "outside":
+            return max((self.worker(("courtier", "gardener", "warrior")[w]) for w in f.workers),
                        default=0.0)
         if kind in ("warrior", "gardener"):
             return self.worker(kind)
-        if kind == "courtier":
-            return 0.0 if f[2] and f[3] else self.worker("courtier")
+        if f.kind == "courtier":
+            return 0.0 if f.audience_done and f.climb_done else self.worker("courtier")
         if kind == "lantern":
             return self.lantern()
         if kind == "daimyo":
@@ -368,13 +369,13 @@ class _Ctx:
                         if s.daimyo_slots[k] is None), default=0.0)
         if kind == "row":
             return max((self.row(c, 0) for c in range(3) if c not in self.fired), default=0.0)
-        if kind == "pay":
-            return max(0.0, self.effect(f[3]) - self.cost(f[2]))
-        if kind == "checkpoint":
-            return max(0.0, f[2] * PASSAGE_STEP + 1.0 - f[3] * self.u.seal)
-        if kind == "garden_round":
+        if f.kind == "pay":
+            return max(0.0, self.effect(f.effect) - self.cost(f.cost))
+        if f.kind == "checkpoint":
+            return max(0.0, f.steps * PASSAGE_STEP + 1.0 - f.cost * self.u.seal)
+        if f.kind == "garden_round":
             gardens = s.data.gardens
-            return sum(self.effects(gardens[s.garden_cards[g]].effects) for g in f[2])
+            return sum(self.effects(gardens[s.garden_cards[g]].effects) for g in f.gardens)
         if kind == "place" and s.held is not None:
             return self.held_die()
         if kind == "take":
@@ -474,8 +475,8 @@ def _pending(ctx: _Ctx, v: float) -> float:
         return v
     q = ctx.q
     for fr in ctx.s.stack:
-        if fr[1] == q and fr[0] not in ("rival_turn", "rival_actions", "rival_room",
-                                         "rival_garden"):
+        if fr.seat == q and fr.kind not in ("rival_turn", "rival_actions", "rival_room",
+                                            "rival_garden"):
             v += ctx.frame(fr)
     return v
 
@@ -539,12 +540,12 @@ def fresh_evaluation(w: Weights = PLAY) -> tuple[Callable[[WhiteCastleState], li
             memo = memos[shared] = {}
             standings[shared] = {}
         stack = state.stack
-        deciding = {f[1] for f in stack} if stack else ()
+        deciding = {f.seat for f in stack} if stack else ()
         out = []
         for q in range(len(state.clans)):
             key = _clan_key(state, q, masks)
             if q in deciding:
-                frames = tuple(f for f in stack if f[1] == q)
+                frames = tuple(f for f in stack if f.seat == q)
                 tl = turns_left(state, q)
                 now = (key, tl, tuple(state.fired))
                 full = (now, frames, tuple(state.daimyo_slots), state.held,

@@ -49,42 +49,41 @@ class Explain(PlacementRules, Outlook):
         if not self.stack:
             return "the game is over"
         f = self.stack[-1]
-        who = self.name(f[1])
-        kind = f[0]
-        if kind == "draft":
+        who = self.name(f.seat)
+        if f.kind == "draft":
             return f"{who} chooses a starting pair"
-        if kind == "take":
+        if f.kind == "take":
             return f"{who} takes a die from an end of a bridge"
-        if kind == "place":
+        if f.kind == "place":
             assert self.held is not None
             b, v, _ = self.held
             return f"{who} places the {COLOURS[b]} {v}"
-        if kind == "effects":
-            return f"{who} chooses the order of {f[3]}'s effects"
-        if kind == "choice":
-            return f"{who} chooses a resource ({f[2]} to go)"
-        if kind == "checkpoint":
-            return f"{who} may pay {f[3]} seals to pass the checkpoint"
-        if kind == "blocks":
-            return f"{who} chooses {'blocks' if f[3] else 'a block'} for {f[5]}"
-        if kind == "outside":
+        if f.kind == "effects":
+            return f"{who} chooses the order of {f.source}'s effects"
+        if f.kind == "choice":
+            return f"{who} chooses a resource ({f.remaining} to go)"
+        if f.kind == "checkpoint":
+            return f"{who} may pay {f.cost} seals to pass the checkpoint"
+        if f.kind == "blocks":
+            return f"{who} chooses {'blocks' if f.multi else 'a block'} for {f.label}"
+        if f.kind == "outside":
             return f"{who} chooses one action of Outside the Walls"
-        if kind == "courtier":
+        if f.kind == "courtier":
             return f"{who} performs the Courtier action (audience and/or climb)"
-        if kind == "daimyo":
+        if f.kind == "daimyo":
             return f"{who} chooses a slot of the Daimyo's favour"
-        if kind == "row":
+        if f.kind == "row":
             return f"{who} chooses a personal-domain row to perform as a 6"
-        if kind == "pay":
-            return f"{who} may pay for {effect_text(f[3])}"
-        if kind == "garden_round":
+        if f.kind == "pay":
+            return f"{who} may pay for {effect_text(f.effect)}"
+        if f.kind == "garden_round":
             return f"{who} chooses which gardener activates next"
-        if kind == "rival_room":
-            return (f"{who} chooses the room on floor {f[2]} the rival's courtier climbs to "
+        if f.kind == "rival_room":
+            return (f"{who} chooses the room on floor {f.floor} the rival's courtier climbs to "
                     "(its card is discarded)")
-        if kind == "rival_garden":
+        if f.kind == "rival_garden":
             return f"{who} chooses which of the tied gardens gets the rival's gardener"
-        return f"{who} places a {kind}"
+        return f"{who} places a {f.kind}"
 
     def _describe(self, aid: int) -> str:
         """What an action id would do now, with the components' ids (worded by `words`):
@@ -93,11 +92,11 @@ class Explain(PlacementRules, Outlook):
         could not be paid or performed, or a gain would be lost at a store's limit."""
         text = A.TEXTS[aid]
         f = self.stack[-1] if self.stack else None
-        p = f[1] if f else 0
-        kind = f[0] if f else ""
+        p = f.seat if f else 0
+        kind = f.kind if f else ""
         d = self.data
-        if aid in A.EFFECT_OF and kind == "effects":
-            e = f[2][A.EFFECT_OF[aid]]  # type: ignore[index]
+        if aid in A.EFFECT_OF and f and f.kind == "effects":
+            e = f.effects[A.EFFECT_OF[aid]]
             lost = self.lost_words(p, e[1]) if e[0] == "gain" else ""
             return self.effect_words(self, p, e) + lost
         if aid in A.BLOCK_OF:
@@ -171,12 +170,12 @@ class Explain(PlacementRules, Outlook):
             res = RESOURCES[A.GAIN_OF[aid]]
             return f"gain 1 {res}" + self.lost_words(p, ((res, 1),))
         if aid == A.PAY:
-            if kind == "checkpoint":
-                n = f[3]  # type: ignore[index]
+            if f and f.kind == "checkpoint":
+                n = f.cost
                 return (f"pay {n} seal{'s' if n > 1 else ''} to pass the checkpoint of the "
                         "Passage of Time")
-            if kind == "pay":
-                return self.effect_words(self, p, ("pay", f[2], f[3]))  # type: ignore[index]
+            if f and f.kind == "pay":
+                return self.effect_words(self, p, ("pay", f.cost, f.effect))
             return "pay"
         if aid in A.RIVAL_ROOM_OF:
             r = A.RIVAL_ROOM_OF[aid]
@@ -293,14 +292,14 @@ class Explain(PlacementRules, Outlook):
         if not self.stack:
             return f"'{text}' is not legal: the game is over"
         f = self.stack[-1]
-        p = f[1]
+        p = f.seat
         what = self.decision_text()
         c = self.clans[p]
         if aid == A.EXCHANGE_COIN or aid in A.EXCHANGE_RES_OF:
             if c.seals == 0 or (aid != A.EXCHANGE_COIN and c.seals < 2):
                 return f"'{text}' is not legal: {self.name(p)} has {c.seals} Daimyo seal(s)"
             return f"'{text}' is not legal: that resource is already at 7"
-        if aid in A.PLACE_OF and f[0] == "place" and self.held is not None:
+        if aid in A.PLACE_OF and f.kind == "place" and self.held is not None:
             s = A.PLACE_OF[aid]
             b, v, _ = self.held
             if s < 5 and b not in self.room_tiles[s]:
@@ -318,7 +317,7 @@ class Explain(PlacementRules, Outlook):
                 cost = cost_or_none
             return (f"'{text}' is not legal: it costs {cost} coins and {self.name(p)} has "
                     f"{c.coins} coins and {c.seals} seals")
-        if aid in A.TAKE_OF and f[0] == "take":
+        if aid in A.TAKE_OF and f.kind == "take":
             b, end = A.TAKE_OF[aid]
             if not self.bridges[b]:
                 return f"'{text}' is not legal: the {COLOURS[b]} bridge is empty"

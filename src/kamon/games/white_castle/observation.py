@@ -24,6 +24,7 @@ import numpy as np
 from kamon.core.layout import Field, Layout
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS, load_data
+from kamon.games.white_castle.frames import Frame, frame_of
 
 GAME_NAME = "white-castle"
 CLAN_SLOTS = 4
@@ -404,8 +405,8 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
     for col in view["fired"]:
         out[FIRED + col] = 1.0
 
-    stack = view["stack"]
-    for k, n in Counter(_idx("frame", f[0]) for f in stack[:-1]).items():
+    stack = [frame_of(f) for f in view["stack"]]
+    for k, n in Counter(_idx("frame", f.kind) for f in stack[:-1]).items():
         out[PENDING + k] = _cap(n, CAP[PENDING][k])
     if stack:
         _frame_into(out, stack[-1], slot_of)
@@ -420,43 +421,43 @@ def encode(view: Mapping[str, Any]) -> np.ndarray:
     return np.array(out, dtype=np.float32)
 
 
-def _frame_into(out: list[float], f: Sequence[Any], slot_of: Sequence[int]) -> None:
+def _frame_into(out: list[float], f: Frame, slot_of: Sequence[int]) -> None:
     """The decision now: its kind, who decides, and what its choices refer to."""
-    kind = f[0]
+    kind = f.kind
     out[FRAME + _idx("frame", kind)] = 1.0
-    out[DECIDER + slot_of[f[1]]] = 1.0
-    if kind == "effects":
-        for k, e in enumerate(f[2][:MAX_EFFECTS]):
+    out[DECIDER + slot_of[f.seat]] = 1.0
+    if f.kind == "effects":
+        for k, e in enumerate(f.effects[:MAX_EFFECTS]):
             _effects_into(out, F_EFFECTS + k * len(EFFECT_FEATURES), [e], CAP[F_EFFECTS][0])
-    elif kind == "blocks":
-        for r, i in f[2]:
+    elif f.kind == "blocks":
+        for r, i in f.options:
             if r < 0:
                 out[F_BLOCKS + len(ROOM_BLOCKS) + i] = 1.0
             else:
                 out[F_BLOCKS + _BLOCK_POS[(r, i)]] = 1.0
-        out[F_BLOCKS + len(ROOM_BLOCKS) + CARD_BLOCKS] = 1.0 if f[3] else 0.0
-        out[F_BLOCKS + len(ROOM_BLOCKS) + CARD_BLOCKS + 1] = 1.0 if f[4] else 0.0
-    elif kind == "choice":
-        out[F_CHOICE] = _cap(f[2], CHOICE_CAP)
-    elif kind == "checkpoint":
-        out[F_CHOICE] = _cap(f[2], CHECKPOINT_CAP)
-        out[F_COST + 1] = _cap(f[3], CAP[F_COST][1])
-    elif kind == "pay":
-        for k, n in f[2]:
-            i = 0 if k == "coin" else 1
+        out[F_BLOCKS + len(ROOM_BLOCKS) + CARD_BLOCKS] = 1.0 if f.multi else 0.0
+        out[F_BLOCKS + len(ROOM_BLOCKS) + CARD_BLOCKS + 1] = 1.0 if f.optional else 0.0
+    elif f.kind == "choice":
+        out[F_CHOICE] = _cap(f.remaining, CHOICE_CAP)
+    elif f.kind == "checkpoint":
+        out[F_CHOICE] = _cap(f.steps, CHECKPOINT_CAP)
+        out[F_COST + 1] = _cap(f.cost, CAP[F_COST][1])
+    elif f.kind == "pay":
+        for what, n in f.cost:
+            i = 0 if what == "coin" else 1
             out[F_COST + i] = _cap(n, CAP[F_COST][i])
-        _effects_into(out, F_PAY_FOR, [f[3]], CAP[F_PAY_FOR][0])
-    elif kind == "outside":
-        for w in f[2]:
+        _effects_into(out, F_PAY_FOR, [f.effect], CAP[F_PAY_FOR][0])
+    elif f.kind == "outside":
+        for w in f.workers:
             out[F_OUTSIDE + w] = 1.0
-    elif kind == "courtier":
-        out[F_COURTIER] = 1.0 if f[2] else 0.0
-        out[F_COURTIER + 1] = 1.0 if f[3] else 0.0
-    elif kind in ("garden_round", "rival_garden"):
-        for g in f[2]:
+    elif f.kind == "courtier":
+        out[F_COURTIER] = 1.0 if f.audience_done else 0.0
+        out[F_COURTIER + 1] = 1.0 if f.climb_done else 0.0
+    elif f.kind == "garden_round" or f.kind == "rival_garden":
+        for g in f.gardens:
             out[F_GARDENS + g] = 1.0
-    elif kind == "rival_room":
-        out[F_FLOOR] = _cap(f[2], CAP[F_FLOOR][0])
+    elif f.kind == "rival_room":
+        out[F_FLOOR] = _cap(f.floor, CAP[F_FLOOR][0])
 
 
 __all__ = ["CLAN_SLOTS", "COLOURS", "EFFECT_FEATURES", "FIELDS", "GAME_NAME", "MARGIN_SCALE",

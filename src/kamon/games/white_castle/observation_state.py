@@ -38,6 +38,7 @@ import numpy as np
 from kamon.core.layout import Observation, cap_array
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle import observation as _view
+from kamon.games.white_castle.frames import Frame
 from kamon.games.white_castle.observation import (
     _BLOCK_POS,
     _C,
@@ -381,7 +382,7 @@ def _encode_fast(state: Any, seat: int | None) -> np.ndarray:
     bases = _BASES[n][me]
     stack = state.stack
     if stack:
-        cnt[bases[stack[-1][1]] + C_TO_MOVE] = 1
+        cnt[bases[stack[-1].seat] + C_TO_MOVE] = 1
     for i, q in enumerate(state.order):
         cnt[bases[q] + C_ORDER + i] = 1
 
@@ -436,7 +437,7 @@ def _encode_fast(state: Any, seat: int | None) -> np.ndarray:
     checkpoint = None
     if stack:
         for f in stack[:-1]:
-            cnt[PENDING + _FRAME_IDX[f[0]]] += 1
+            cnt[PENDING + _FRAME_IDX[f.kind]] += 1
         checkpoint = _frame(cnt, stack[-1], slots)
 
     # The Solitaire deck (its length, its face-up top Bridge side) and the discards.
@@ -551,48 +552,47 @@ def _clan_block(c: Any, placed: int, gardens: int, is_rival: bool, data: Any) ->
     return bytes(out)
 
 
-def _frame(cnt: bytearray, f: tuple[Any, ...], slots: tuple[int, ...]) -> float | None:
+def _frame(cnt: bytearray, f: Frame, slots: tuple[int, ...]) -> float | None:
     """The decision now (as `observation._frame_into`): its kind, who decides, and what its
     choices refer to; a checkpoint's steps /CHECKPOINT_CAP (not its position's cap), else None."""
-    kind = f[0]
-    cnt[FRAME + _FRAME_IDX[kind]] = 1
-    cnt[DECIDER + slots[f[1]]] = 1
-    if kind == "effects":
+    cnt[FRAME + _FRAME_IDX[f.kind]] = 1
+    cnt[DECIDER + slots[f.seat]] = 1
+    if f.kind == "effects":
         at = F_EFFECTS
-        for e in f[2][:MAX_EFFECTS]:
+        for e in f.effects[:MAX_EFFECTS]:
             one = (e,)
             cnt[at:at + _NEFF] = _EFFECT_BYTES.get(one) or _effect_bytes(one)
             at += _NEFF
-    elif kind == "blocks":
-        for r, i in f[2]:
+    elif f.kind == "blocks":
+        for r, i in f.options:
             cnt[_CARD_BLOCK_AT + i if r < 0 else _BLOCK_AT[(r, i)]] = 1
-        if f[3]:
+        if f.multi:
             cnt[_CARD_BLOCK_AT + CARD_BLOCKS] = 1
-        if f[4]:
+        if f.optional:
             cnt[_CARD_BLOCK_AT + CARD_BLOCKS + 1] = 1
-    elif kind == "choice":
-        cnt[F_CHOICE] = f[2]
-    elif kind == "checkpoint":
-        cnt[F_COST + 1] = f[3]
-        return _cap(f[2], CHECKPOINT_CAP)
-    elif kind == "pay":
-        for k, n in f[2]:
+    elif f.kind == "choice":
+        cnt[F_CHOICE] = f.remaining
+    elif f.kind == "checkpoint":
+        cnt[F_COST + 1] = f.cost
+        return _cap(f.steps, CHECKPOINT_CAP)
+    elif f.kind == "pay":
+        for k, n in f.cost:
             cnt[F_COST + (0 if k == "coin" else 1)] = n
-        one = (f[3],)
+        one = (f.effect,)
         cnt[F_PAY_FOR:F_PAY_FOR + _NEFF] = _EFFECT_BYTES.get(one) or _effect_bytes(one)
-    elif kind == "outside":
-        for w in f[2]:
+    elif f.kind == "outside":
+        for w in f.workers:
             cnt[F_OUTSIDE + w] = 1
-    elif kind == "courtier":
-        if f[2]:
+    elif f.kind == "courtier":
+        if f.audience_done:
             cnt[F_COURTIER] = 1
-        if f[3]:
+        if f.climb_done:
             cnt[F_COURTIER + 1] = 1
-    elif kind in ("garden_round", "rival_garden"):
-        for g in f[2]:
+    elif f.kind == "garden_round" or f.kind == "rival_garden":
+        for g in f.gardens:
             cnt[F_GARDENS + g] = 1
-    elif kind == "rival_room":
-        cnt[F_FLOOR] = f[2]
+    elif f.kind == "rival_room":
+        cnt[F_FLOOR] = f.floor
     return None
 
 

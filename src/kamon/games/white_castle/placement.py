@@ -7,11 +7,18 @@ Walls, the Well, a personal-domain row, and the Lantern reward of a left-end die
 
 from __future__ import annotations
 
-from typing import Any
-
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS
 from kamon.games.white_castle.effects import EffectRules
+from kamon.games.white_castle.frames import (
+    LANTERN_FRAME,
+    PLACE_FRAME,
+    Blocks,
+    Draft,
+    Outside,
+    Place,
+    Take,
+)
 from kamon.games.white_castle.names import SPACE_NAMES
 
 
@@ -20,11 +27,11 @@ class PlacementRules(EffectRules):
 
     __slots__ = ()
 
-    def _legal_draft(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_draft(self, f: Draft) -> list[int]:
         """The starting pairs still on offer."""
         return [A.DRAFT[i] for i, pair in enumerate(self.draft_pairs) if pair is not None]
 
-    def _legal_take(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_take(self, f: Take) -> list[int]:
         """The bridge ends a die may be taken from (a lone die only where it lies)."""
         out = []
         for b, dice in enumerate(self.bridges):
@@ -64,15 +71,15 @@ class PlacementRules(EffectRules):
             out.append(A.SP_DOMAIN)
         return out
 
-    def _legal_place(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_place(self, f: Place) -> list[int]:
         """The spaces the held die may go to."""
         assert self.held is not None
         b, v, _ = self.held
-        return [A.PLACE[s] for s in self.placeable(f[1], b, v)]
+        return [A.PLACE[s] for s in self.placeable(f.seat, b, v)]
 
-    def _do_draft(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_draft(self, f: Draft, aid: int) -> None:
         """Take a starting pair: its action card, its resource card (+ decree) to the Lantern."""
-        p = f[1]
+        p = f.seat
         i = A.DRAFT_OF[aid]
         pair = self.draft_pairs[i]
         assert pair is not None
@@ -89,9 +96,9 @@ class PlacementRules(EffectRules):
                  + (f" and {decree}" if decree else ""))
         self._push_effects(p, on_take, res_id)
 
-    def _do_take(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_take(self, f: Take, aid: int) -> None:
         """Take a die from a bridge end; a left-end die will bring the Lantern reward."""
-        p = f[1]
+        p = f.seat
         b, end = A.TAKE_OF[aid]
         dice = self.bridges[b]
         left = end == 0 if len(dice) >= 2 else self.lone_left[b]
@@ -99,13 +106,13 @@ class PlacementRules(EffectRules):
             self.lone_left[b] = not left
         v = dice.pop(0) if left else dice.pop()
         self.held = (b, v, left)
-        self.stack[-1] = ("place", p)
+        self.stack[-1] = PLACE_FRAME[p]
         self.log(f"{self.name(p)} takes the {COLOURS[b]} {v} from the "
                  f"{'left' if left else 'right'} end")
 
-    def _do_place(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_place(self, f: Place, aid: int) -> None:
         """Place the held die: pay or gain coins, then the Lantern reward, then the space."""
-        p = f[1]
+        p = f.seat
         s = A.PLACE_OF[aid]
         assert self.held is not None
         b, v, left = self.held
@@ -124,9 +131,9 @@ class PlacementRules(EffectRules):
         # Space action(s) first on the stack, the Lantern reward above them (it comes first).
         if s < 5:
             opts = tuple((s, i) for i, col in enumerate(self.room_tiles[s]) if col == b)
-            self.stack.append(("blocks", p, opts, True, True, A.SPACES[s]))
+            self.stack.append(Blocks(p, opts, True, True, A.SPACES[s]))
         elif s < 7:
-            self.stack.append(("outside", p, self.data.outside[s - 5]))
+            self.stack.append(Outside(p, self.data.outside[s - 5]))
         elif s == A.SP_WELL:
             self.spaces[s].append((b, v))
             self._push_well(p)
@@ -137,4 +144,4 @@ class PlacementRules(EffectRules):
         if s < 7:
             self.spaces[s].append((b, v))
         if left:
-            self.stack.append(("lantern", p))
+            self.stack.append(LANTERN_FRAME[p])

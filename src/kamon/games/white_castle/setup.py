@@ -6,6 +6,7 @@ from typing import Any
 
 from kamon.core.rng import Rng
 from kamon.games.white_castle.data import COLOURS, WCData
+from kamon.games.white_castle.frames import Effects
 from kamon.games.white_castle.state import Clan, WhiteCastleState
 
 # Die-tile slots per room: (room, slot). Diamond slots: one per steward room (inferred
@@ -212,4 +213,4 @@ def _solo_setup(s: WhiteCastleState, data: WCData, rng: Rng, difficulty: str) ->
     s.log(f"blue draws {resources[0]} with {action_cards[0]}"
                     + (f" and {decree}" if decree else ""))
     if on_take:
-        s.stack.append(("effects", human, tuple(on_take), resources[0]))
+        s.stack.append(Effects(human, tuple(on_take), resources[0]))

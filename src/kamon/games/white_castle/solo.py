@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import COLOURS
+from kamon.games.white_castle.frames import RivalGarden, RivalRoom
 from kamon.games.white_castle.names import SPACE_NAMES
 
 if TYPE_CHECKING:
@@ -176,7 +177,7 @@ def rival_icon(state: Turns, icon: tuple[Any, ...]) -> None:
         if len(ties) == 1:
             place_gardener(state, ties[0])
         else:
-            state.stack.append(("rival_garden", human, ties))
+            state.stack.append(RivalGarden(human, ties))
     elif kind == "warrior":
         if not c.left[2]:
             return impossible(state, icon, "no warrior left")
@@ -200,7 +201,7 @@ def rival_icon(state: Turns, icon: tuple[Any, ...]) -> None:
             c.courtiers[i] = 6
             daimyo_arrival(state)
         else:
-            state.stack.append(("rival_room", human, floor, i))
+            state.stack.append(RivalRoom(human, floor, i))
     elif kind == "cp":
         c.cp += icon[1]
         state.log(f"the rival gains {icon[1]} CP")

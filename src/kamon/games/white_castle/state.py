@@ -1,12 +1,12 @@
 """The White Castle's game state: the rules assembled, its copies, views and JSON.
 
-A turn is a stack of decision frames (tuples). The top frame says who decides and
-what; `legal_actions()` lists its choices (plus the Daimyo-seal exchanges, legal
-at any of that player's decisions); `apply()` resolves one choice and then runs
-every step that needs no decision until the next one. Frames are immutable tuples,
-so `clone()` copies the stack by reference.
+A turn is a stack of decision frames (frames.py: a NamedTuple per kind, its fields
+named). The top frame says who decides and what; `legal_actions()` lists its choices
+(plus the Daimyo-seal exchanges, legal at any of that player's decisions); `apply()`
+resolves one choice and then runs every step that needs no decision until the next
+one. Frames are immutable tuples, so `clone()` copies the stack by reference.
 
-Frame kinds (second element is always the deciding seat):
+Frame kinds (each frame's `seat` is the deciding seat):
   draft      pick a starting pair                  take   take a die from a bridge end
   place      put the held die on a space           effects  a set of effects, in chosen order
   choice     n resources of choice, one at a time  checkpoint  pay seals to pass, or stop
@@ -14,9 +14,8 @@ Frame kinds (second element is always the deciding seat):
   warrior / gardener / courtier   the worker actions
   daimyo     a free slot of the Daimyo's favour    row    the personal-domain action (as a 6)
   pay        pay to perform                        garden_round  round-end garden activations
-  lantern / passage   automatic steps (never shown to a player)
-A garden_round frame is (kind, seat, gardens, fresh): fresh until that clan's go in the
-Gardens step begins, which clears the record of personal-domain rows fired.
+  rival_room / rival_garden   the solo player's choices for the rival
+  lantern, rival_turn, rival_actions   automatic steps (never shown to a player)
 
 The rules live in one module per job, each a mixin over `StateBase` (base.py: the
 fields, the log, the clans' stores): effects.py (the effect interpreter and the
@@ -56,6 +55,7 @@ from kamon.games.white_castle.effects import (
     effect_text,
 )
 from kamon.games.white_castle.explain import Explain
+from kamon.games.white_castle.frames import Frame, as_frame
 from kamon.games.white_castle.scoring import COURTIER_CP
 from kamon.games.white_castle.turns import Turns
 from kamon.games.white_castle.workers import AUDIENCE_COINS, CLIMB_PEARL
@@ -73,6 +73,12 @@ def _tuplify(x: Any) -> Any:
 def _copied(x: Any) -> Any:
     """A shallow copy of a list of immutable tuples (a caller may change the list)."""
     return list(x)
+
+
+def _plain(frames: list[Frame]) -> list[tuple[Any, ...]]:
+    """The frames as plain tuples (a view's JSON encoder takes tuples, not their
+    subclasses; their contents are plain tuples already)."""
+    return list(map(tuple, frames))
 
 
 def _listify(x: Any) -> Any:
@@ -138,8 +144,9 @@ class WhiteCastleState(Explain, Turns):
 
         Hidden: the order of the castle and Solitaire decks (but the Solitaire deck's top
         Bridge side, which is face up), the RNG and the seed. The training yards' effects
-        and the decision stack stay tuples (JSON arrays all the same): the server builds
-        a view every move, and listing them again was a third of its cost."""
+        and the decision stack stay tuples (JSON arrays all the same; the frames as plain
+        tuples): the server builds a view every move, and listing them again was a third
+        of its cost."""
         d = self._fields(lists=False)
         d.pop("rng")
         d.pop("seed")  # the seed fixes every shuffle and roll: it would reveal the decks
@@ -200,7 +207,7 @@ class WhiteCastleState(Explain, Turns):
             "draft_pairs": [list(x) if x else None for x in self.draft_pairs],
             "held": list(self.held) if self.held else None,
             "fired": self.fired[:],
-            "stack": listed(self.stack),
+            "stack": _listify(self.stack) if lists else _plain(self.stack),
             "rng": self.rng.state,
             "events": self.events[:],
             "history": self.history[:],
@@ -268,7 +275,7 @@ _FIELDS: tuple[Field, ...] = (
     ("draft_pairs", "draft_pairs", lambda v: [_pair(x) for x in v]),
     ("held", "held", _held),
     ("fired", "fired", lambda v: [int(x) for x in v]),
-    ("stack", "stack", lambda v: [_tuplify(f) for f in v]),
+    ("stack", "stack", lambda v: [as_frame(_tuplify(f)) for f in v]),
     ("rng", "rng", lambda v: Rng(int(v))),
     ("events", "events", lambda v: [str(x) for x in v]),
     ("history", "history", lambda v: [int(x) for x in v]),

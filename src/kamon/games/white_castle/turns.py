@@ -8,13 +8,24 @@ no string lookups.
 
 from __future__ import annotations
 
-from typing import Any
-
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle import solo
 from kamon.games.white_castle.clan import MAX_RESOURCE
 from kamon.games.white_castle.data import COLOURS, RESOURCES
 from kamon.games.white_castle.effects import effect_text
+from kamon.games.white_castle.frames import (
+    DRAFT_FRAME,
+    RIVAL_TURN_FRAME,
+    TAKE_FRAME,
+    Blocks,
+    Courtier,
+    Frame,
+    GardenRound,
+    Pay,
+    RivalActions,
+    RivalGarden,
+    RivalRoom,
+)
 from kamon.games.white_castle.placement import PlacementRules
 from kamon.games.white_castle.scoring import Scoring
 from kamon.games.white_castle.workers import WorkerRules
@@ -25,35 +36,35 @@ class Turns(PlacementRules, WorkerRules, Scoring):
 
     __slots__ = ()
 
-    def _legal_garden_round(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_garden_round(self, f: GardenRound) -> list[int]:
         """The gardens of p still to activate in the Gardens step."""
-        return [A.GARDEN[g] for g in sorted(set(f[2]))]
+        return [A.GARDEN[g] for g in sorted(set(f.gardens))]
 
-    def _do_garden_round(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_garden_round(self, f: GardenRound, aid: int) -> None:
         """Activate one of p's gardens (the rest stay to be chosen)."""
-        p = f[1]
+        p = f.seat
         g = A.GARDEN_OF[aid]
-        rest = list(f[2])
+        rest = list(f.gardens)
         rest.remove(g)
-        self._replace(("garden_round", p, tuple(rest), False) if rest else None)
+        self._replace(GardenRound(p, tuple(rest), False) if rest else None)
         card = self.data.gardens[self.garden_cards[g]]
         self.log(f"{self.name(p)}'s gardener on the {A.GARDEN_SLOTS[g]} garden activates")
         self._push_effects(p, card.effects, f"the {A.GARDEN_SLOTS[g]} garden")
 
-    def _legal_rival_room(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_rival_room(self, f: RivalRoom) -> list[int]:
         """Rooms on the floor the rival's climbing courtier reaches."""
-        return [A.RIVAL_ROOM[r] for r in range(5) if A.LOC_FLOOR[r + 1] == f[2]]
+        return [A.RIVAL_ROOM[r] for r in range(5) if A.LOC_FLOOR[r + 1] == f.floor]
 
-    def _legal_rival_garden(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_rival_garden(self, f: RivalGarden) -> list[int]:
         """The tied gardens the rival's gardener may go to."""
-        return [A.RIVAL_GARDEN[g] for g in f[2]]
+        return [A.RIVAL_GARDEN[g] for g in f.gardens]
 
-    def _do_rival_room(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_rival_room(self, f: RivalRoom, aid: int) -> None:
         """Move the rival's courtier into the chosen room (its card is discarded)."""
         self.stack.pop()
-        solo.move_to_room(self, f[3], A.RIVAL_ROOM_OF[aid])
+        solo.move_to_room(self, f.courtier, A.RIVAL_ROOM_OF[aid])
 
-    def _do_rival_garden(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_rival_garden(self, f: RivalGarden, aid: int) -> None:
         """Place the rival's gardener in the chosen garden."""
         self.stack.pop()
         solo.place_gardener(self, A.RIVAL_GARDEN_OF[aid])
@@ -63,10 +74,8 @@ class Turns(PlacementRules, WorkerRules, Scoring):
         if not self.stack:
             return []
         f = self.stack[-1]
-        kind = f[0]
-        p = f[1]
-        out = _LEGAL[kind](self, f)
-        c = self.clans[p]
+        out = _LEGAL[f.kind](self, f)
+        c = self.clans[f.seat]
         if c.seals:
             out.append(A.EXCHANGE_COIN)
             if c.seals >= 2:
@@ -78,7 +87,7 @@ class Turns(PlacementRules, WorkerRules, Scoring):
     def _do(self, aid: int) -> None:
         """Perform a legal action: a seal exchange, or the top frame's own apply method."""
         f = self.stack[-1]
-        p = f[1]
+        p = f.seat
         c = self.clans[p]
         if aid == A.EXCHANGE_COIN:
             c.seals -= 1
@@ -91,15 +100,15 @@ class Turns(PlacementRules, WorkerRules, Scoring):
             c.res[r] += 1
             self.log(f"{self.name(p)} exchanges 2 seals for 1 {RESOURCES[r]}")
             return
-        _DO[f[0]](self, f, aid)
+        _DO[f.kind](self, f, aid)
 
-    def _auto(self, f: tuple[Any, ...]) -> bool:
+    def _auto(self, f: Frame) -> bool:
         """Resolve the top frame without a decision if it needs none; True if it did."""
-        kind = f[0]
+        kind = f.kind
         if kind in _ALWAYS_ASK:
             return False
-        p = f[1]
-        if kind == "effects":
+        p = f.seat
+        if f.kind == "effects":
             k = self._auto_effect(f)
             if k is None:
                 return False
@@ -116,13 +125,13 @@ class Turns(PlacementRules, WorkerRules, Scoring):
             legal = _LEGAL[kind](self, f)
             if legal == [A.DONE]:
                 self.stack.pop()
-                if kind == "pay":
-                    self.log(f"{self.name(p)} cannot pay for {effect_text(f[3])}")
-                elif kind == "blocks" and f[3]:
-                    self.log(f"{self.name(p)} can use no block of {f[5]} (a seal is needed)")
-                elif kind == "blocks":
-                    self.log(f"{self.name(p)} cannot perform {f[5]}")
-                elif not (kind == "courtier" and (f[2] or f[3])):
+                if isinstance(f, Pay):
+                    self.log(f"{self.name(p)} cannot pay for {effect_text(f.effect)}")
+                elif isinstance(f, Blocks) and f.multi:
+                    self.log(f"{self.name(p)} can use no block of {f.label} (a seal is needed)")
+                elif isinstance(f, Blocks):
+                    self.log(f"{self.name(p)} cannot perform {f.label}")
+                elif not (isinstance(f, Courtier) and (f.audience_done or f.climb_done)):
                     self.log(f"{self.name(p)} cannot perform the {kind} action")
                 return True
             return False
@@ -132,27 +141,27 @@ class Turns(PlacementRules, WorkerRules, Scoring):
                 self.log("every slot of the Daimyo's favour is taken")
                 return True
             return False
-        if kind == "garden_round":
-            if f[3]:
+        if f.kind == "garden_round":
+            if f.fresh:
                 # This clan's go in the Gardens step begins. It is nobody's turn: no
                 # personal-domain row is barred by a row fired before (Appendix: not the
                 # same line twice in a single turn), until this go ends.
                 self.fired = []
-                f = ("garden_round", p, f[2], False)
+                f = GardenRound(p, f.gardens, False)
                 self.stack[-1] = f
-            if len(f[2]) == 1:
-                self._do_garden_round(f, A.GARDEN[f[2][0]])
+            if len(f.gardens) == 1:
+                self._do_garden_round(f, A.GARDEN[f.gardens[0]])
                 return True
             return False
         if kind == "rival_turn":
             self.stack.pop()
             icons = solo.rival_turn(self)
             if icons:
-                self.stack.append(("rival_actions", p, icons))
+                self.stack.append(RivalActions(p, icons))
             return True
-        if kind == "rival_actions":
-            icons = f[2]
-            self._replace(("rival_actions", p, icons[1:]) if len(icons) > 1 else None)
+        if f.kind == "rival_actions":
+            icons = f.icons
+            self._replace(RivalActions(p, icons[1:]) if len(icons) > 1 else None)
             solo.rival_icon(self, icons[0])
             return True
         return False
@@ -172,7 +181,7 @@ class Turns(PlacementRules, WorkerRules, Scoring):
         if self.phase == "draft":
             picked = sum(1 for c in self.clans if c.card is not None)
             if picked < self.n and self.rival is None:
-                self.stack.append(("draft", self.order[self.n - 1 - picked]))
+                self.stack.append(DRAFT_FRAME[self.order[self.n - 1 - picked]])
                 return True
             self.phase = "play"
             self.turn_idx = 0
@@ -194,9 +203,9 @@ class Turns(PlacementRules, WorkerRules, Scoring):
         p = self.order[self.turn_idx % self.n]
         self.fired = []
         if p == self.rival:
-            self.stack.append(("rival_turn", self.human))
+            self.stack.append(RIVAL_TURN_FRAME[self.human])
         else:
-            self.stack.append(("take", p))
+            self.stack.append(TAKE_FRAME[p])
 
     def _end_round(self) -> bool:
         """New turn order; the end of the game, or the Gardens step (False at the end)."""
@@ -223,7 +232,7 @@ class Turns(PlacementRules, WorkerRules, Scoring):
             self.rng.shuffle(self.solo_deck)
         for q in reversed(self.order):
             if acts[q]:
-                self.stack.append(("garden_round", q, tuple(acts[q]), True))
+                self.stack.append(GardenRound(q, tuple(acts[q]), True))
         return True
 
     def _prepare_round(self) -> None:

@@ -7,11 +7,19 @@ and the choice of a free slot of the Daimyo's favour.
 
 from __future__ import annotations
 
-from typing import Any
-
 from kamon.games.white_castle import actions as A
 from kamon.games.white_castle.data import WORKERS
 from kamon.games.white_castle.effects import EffectRules, effect_text
+from kamon.games.white_castle.frames import (
+    DAIMYO_FRAME,
+    LANTERN_FRAME,
+    Blocks,
+    Courtier,
+    Daimyo,
+    Gardener,
+    Outside,
+    Warrior,
+)
 from kamon.games.white_castle.names import LOC_NAMES
 
 AUDIENCE_COINS = 2
@@ -23,9 +31,9 @@ class WorkerRules(EffectRules):
 
     __slots__ = ()
 
-    def _legal_outside(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_outside(self, f: Outside) -> list[int]:
         """One of the two worker actions of Outside the Walls, or neither."""
-        return [A.WORKER[w] for w in f[2]] + [A.DONE]
+        return [A.WORKER[w] for w in f.workers] + [A.DONE]
 
     def warrior_yards(self, p: int) -> list[int]:
         """Yards a warrior of p may go to now."""
@@ -34,9 +42,9 @@ class WorkerRules(EffectRules):
         return [y for y, cost in enumerate(self.data.yard_costs)
                 if self.can_pay_res(p, 1, cost)]
 
-    def _legal_warrior(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_warrior(self, f: Warrior) -> list[int]:
         """Yards a warrior may go to, or decline."""
-        return [A.YARD[y] for y in self.warrior_yards(f[1])] + [A.DONE]
+        return [A.YARD[y] for y in self.warrior_yards(f.seat)] + [A.DONE]
 
     def gardener_slots(self, p: int) -> list[int]:
         """Garden cards a gardener of p may go to now."""
@@ -46,9 +54,9 @@ class WorkerRules(EffectRules):
         return [g for g in range(6) if p not in self.garden_workers[g]
                 and self.can_pay_res(p, 0, gardens[self.garden_cards[g]].food)]
 
-    def _legal_gardener(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_gardener(self, f: Gardener) -> list[int]:
         """Gardens a gardener may go to, or decline."""
-        return [A.GARDEN[g] for g in self.gardener_slots(f[1])] + [A.DONE]
+        return [A.GARDEN[g] for g in self.gardener_slots(f.seat)] + [A.DONE]
 
     def climbs(self, p: int) -> list[tuple[int, int]]:
         """(from, to) courtier moves p can afford now."""
@@ -61,9 +69,9 @@ class WorkerRules(EffectRules):
                 out.append((src, dst))
         return out
 
-    def _legal_courtier(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_courtier(self, f: Courtier) -> list[int]:
         """An audience (2 coins), a climb (pearl), or done."""
-        p, audience_done, climb_done = f[1], f[2], f[3]
+        p, audience_done, climb_done = f.seat, f.audience_done, f.climb_done
         out = []
         if not audience_done and self.clans[p].left[0] and self.can_pay_coins(p, AUDIENCE_COINS):
             out.append(A.AUDIENCE)
@@ -72,21 +80,21 @@ class WorkerRules(EffectRules):
         out.append(A.DONE)
         return out
 
-    def _legal_daimyo(self, f: tuple[Any, ...]) -> list[int]:
+    def _legal_daimyo(self, f: Daimyo) -> list[int]:
         """The free slots of the Daimyo's favour."""
         return [A.DAIMYO[s] for s in range(3) if self.daimyo_slots[s] is None]
 
-    def _do_outside(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_outside(self, f: Outside, aid: int) -> None:
         """Perform the chosen worker action of Outside the Walls (or none)."""
         self.stack.pop()
         if aid == A.DONE:
             return
         w = A.WORKER_OF[aid]
-        self._resolve(f[1], (WORKERS[w],))
+        self._resolve(f.seat, (WORKERS[w],))
 
-    def _do_warrior(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_warrior(self, f: Warrior, aid: int) -> None:
         """Send a warrior to the chosen yard: pay iron, then the yard's effects."""
-        p = f[1]
+        p = f.seat
         self.stack.pop()
         if aid == A.DONE:
             return
@@ -99,9 +107,9 @@ class WorkerRules(EffectRules):
                  f"({self.data.yard_costs[y]} iron)")
         self._push_effects(p, self.yard_effects[y], f"yard {y + 1}")
 
-    def _do_gardener(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_gardener(self, f: Gardener, aid: int) -> None:
         """Send a gardener to the chosen garden: pay food, then the card's effects."""
-        p = f[1]
+        p = f.seat
         self.stack.pop()
         if aid == A.DONE:
             return
@@ -115,30 +123,30 @@ class WorkerRules(EffectRules):
                  f"({card.food} food)")
         self._push_effects(p, card.effects, f"the {A.GARDEN_SLOTS[g]} garden")
 
-    def _do_courtier(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_courtier(self, f: Courtier, aid: int) -> None:
         """An audience (a courtier to the Gate) or a climb (a new card or the Daimyo)."""
-        p, audience_done, climb_done = f[1], f[2], f[3]
+        p, audience_done, climb_done = f.seat, f.audience_done, f.climb_done
         c = self.clans[p]
         if aid == A.DONE:
             self.stack.pop()
             return
         if aid == A.AUDIENCE:
-            self._replace(None if climb_done else ("courtier", p, True, False))
+            self._replace(None if climb_done else Courtier(p, True, False))
             self._pay_coins(p, AUDIENCE_COINS)
             c.left[0] -= 1
             c.courtiers.append(0)
             self.log(f"{self.name(p)} pays 2 coins for an audience: a courtier to the Gate")
             return
         src, dst = A.CLIMB_OF[aid]
-        self._replace(None if audience_done else ("courtier", p, False, True))
+        self._replace(None if audience_done else Courtier(p, False, True))
         floors = A.LOC_FLOOR[dst] - A.LOC_FLOOR[src]
         self._pay_res(p, 2, CLIMB_PEARL[floors])
         c.courtiers[c.courtiers.index(src)] = dst
         self.log(f"{self.name(p)} pays {CLIMB_PEARL[floors]} pearl: a courtier climbs from "
                  f"{LOC_NAMES[src]} to {LOC_NAMES[dst]}")
         if dst == 6:
-            self.stack.append(("daimyo", p))
-            self.stack.append(("lantern", p))
+            self.stack.append(DAIMYO_FRAME[p])
+            self.stack.append(LANTERN_FRAME[p])
             return
         r = dst - 1
         deck = self.steward_deck if r < 3 else self.diplomat_deck
@@ -157,11 +165,11 @@ class WorkerRules(EffectRules):
                      f"{self.room_cards[r]} refills {A.ROOMS[r]}")
             card = self.data.card(room_card)
             opts = tuple((-1, i) for i, blk in enumerate(card.blocks) if blk.light)
-        self.stack.append(("blocks", p, opts, False, False, "one light-background action"))
+        self.stack.append(Blocks(p, opts, False, False, "one light-background action"))
 
-    def _do_daimyo(self, f: tuple[Any, ...], aid: int) -> None:
+    def _do_daimyo(self, f: Daimyo, aid: int) -> None:
         """Take a slot of the Daimyo's favour and its effects."""
-        p = f[1]
+        p = f.seat
         s = A.DAIMYO_OF[aid]
         self.stack.pop()
         self.daimyo_slots[s] = p
