@@ -15,7 +15,7 @@ Matchups (seats rotated every game, each deal played from every rotation, seeded
   wc-solo-expert, wc-expert, cl-expert   the same with expert instead of hard
   cl-x-hard, cl-x-learned    I, Clansman Expert 4p: hard / learned vs 3 greedy
   cl-learned, wc-learned, wc-solo-learned   learned (the network-guided search) instead
-  wc-fast, cl-fast, cl-x-fast, wc-solo-fast   fast (the network alone) vs 3 normal / rival
+  wc-fast, cl-fast, cl-x-fast, wc-solo-fast   fast (greedy made stronger: issue 37) vs 3 normal / rival
   wc-solo-normal   normal vs the rival (what fast is compared with in the solo game)
 For each: the agent's games, wins, win rate with its Wilson 95% interval, its mean
 score against the field's, and its thinking time per decision (wall clock, which

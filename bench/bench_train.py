@@ -11,6 +11,12 @@ process on one core (the machine may be shared; CPU time is what other processes
 inflate), per decision with more than one legal move. `fast`'s claim (at most 5 ms a
 decision) is measured here, never asserted in a test. --tiny-run DIR also times a tiny
 `kamon train` run (bootstrap 4 games, 1 search round of 2 games) in DIR.
+--value-check N (with --seed S) instead plays N greedy games of each setting (The White
+Castle 4p, I, Clansman Beginner and Expert 4p) from seed S and prints why the network
+alone plays badly (docs/bots.md, "The fast level"): its value head's error on the
+seat's final lead against how much the leads vary, how much the lead it estimates
+differs between a decision's candidates, and how often the old one-move-ahead choice
+(`PolicyAgent`) is greedy's.
 It prints, never asserts.
 """
 
@@ -124,6 +130,66 @@ def search_speed(net: Net, states: list[Any], iterations: int = 600) -> None:
         print(f"  search, {label}: {rate:,.0f} iterations / CPU s (x{rate / base:.2f})")
 
 
+def _lead(vals: list[float], seat: int) -> float:
+    """The seat's points minus the best other clan's."""
+    return vals[seat] - max(v for q, v in enumerate(vals) if q != seat)
+
+
+def value_check(game: str, options: dict[str, Any], games: int, seed: int,
+                net: Net) -> None:
+    """Print the value head's error on the final lead at every decision of `games` greedy
+    4-player games from `seed`, the spread of its lead over a decision's candidates, and
+    how often the network's one-move-ahead pick (with and without its policy) is
+    greedy's: why the network alone is no fast level."""
+    from kamon.agents import agent_seed
+    from kamon.agents.base import hooks_for
+    from kamon.learn.agents import PolicyAgent
+    from kamon.learn.features import absolute_values, clan_count
+
+    def lead_of(state: Any, seat: int) -> float:
+        """The network's estimate of the seat's lead, from its observation."""
+        slots = net.value_slots(net.encoding.observe(state, seat))
+        return _lead(absolute_values(slots, seat, clan_count(state), net.scale), seat)
+
+    pairs: list[tuple[float, float]] = []
+    spreads: list[float] = []
+    same = same_value = decisions = 0
+    for g in range(games):
+        state = get_game(game).new_game(4, seed + g, **options)
+        bots = [GreedyAgent(agent_seed(seed + g, p)) for p in range(4)]
+        with_policy, value_only = PolicyAgent(0, net), PolicyAgent(0, net, policy_weight=0.0)
+        estimates: list[tuple[int, float]] = []
+        while not state.is_over():
+            seat = state.to_move
+            assert seat is not None
+            action = bots[seat].act(state)
+            if len(state.legal_actions()) > 1:
+                decisions += 1
+                estimates.append((seat, lead_of(state, seat)))
+                same += with_policy.act(state).id == action.id
+                same_value += value_only.act(state).id == action.id
+                leads = []
+                for aid in hooks_for(state).candidates(state):
+                    child = state.clone()
+                    child.apply(aid)
+                    if not child.is_over():
+                        leads.append(lead_of(child, seat))
+                if len(leads) > 1:
+                    spreads.append(float(np.std(leads)))
+            state.apply(action)
+        totals = [float(sc["total"]) for sc in state.scores()]
+        pairs += [(est, _lead(totals, seat)) for seat, est in estimates]
+    est, final = np.array(pairs).T
+    rmse = float(np.sqrt(((est - final) ** 2).mean()))
+    corr = float(np.corrcoef(est, final)[0, 1])
+    print(f"{game} {options or ''}: {decisions} decisions of {games} greedy games; the "
+          f"value's error on the final lead {rmse:.2f} points (the leads' sd "
+          f"{final.std():.2f}, correlation {corr:.2f}); its lead differs between a "
+          f"decision's candidates by {np.mean(spreads):.2f} (sd); the one-move-ahead pick "
+          f"is greedy's in {100 * same / decisions:.0f}% (value alone "
+          f"{100 * same_value / decisions:.0f}%)")
+
+
 def tiny_run(folder: str) -> None:
     """Time a tiny training run end to end."""
     from pathlib import Path
@@ -148,7 +214,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--levels", default=",".join(LEVELS))
     ap.add_argument("--net", default=None, help="a network's .npz instead of the shipped one")
     ap.add_argument("--tiny-run", default=None, metavar="DIR")
+    ap.add_argument("--value-check", type=int, default=0, metavar="GAMES",
+                    help="why the network alone plays badly (greedy games per setting)")
     args = ap.parse_args(argv)
+    if args.value_check:
+        for game, options in (("white-castle", {}), ("clansman", {}),
+                              ("clansman", {"expert": True})):
+            if not args.only or game == args.only:
+                value_check(game, options, args.value_check, args.seed,
+                            load_net(args.net) if args.net else shipped_net(game))
+        return 0
     for game in ("white-castle", "clansman"):
         if args.only and game != args.only:
             continue

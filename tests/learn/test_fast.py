@@ -40,21 +40,38 @@ def _blind(net: Net) -> Net:
     return Net(arrays, net.meta)
 
 
-def test_fast_is_greedy_with_the_networks_lead_added_in_clansman() -> None:
-    """With a value head that sees no lead the fast level plays greedy's moves exactly
-    (same seeds); with the shipped network's values it plays other moves somewhere in
-    the first decisions: the network's value really steers the lookahead."""
-    assert FAST_SETTINGS["clansman"].net_weight > 0
+def test_fast_adds_the_networks_lead_to_greedys_evaluation_in_clansman() -> None:
+    """With a value head that sees no lead, greedy's evaluation plus the network's lead
+    plays greedy's moves exactly (same seeds); with the shipped network's values it plays
+    other moves somewhere in the first decisions: the network's value really steers the
+    lookahead."""
+    mixed = FAST_SETTINGS["clansman"]
+    assert mixed.net_weight == 0.5 and not mixed.beam
     net = shipped_net("clansman")
     opts = {"expert": True}
-    greedy = _moves("clansman", 4, opts, [GreedyAgent(q) for q in range(4)], 120)
-    blind = _moves("clansman", 4, opts,
-                   [FastAgent(0, _blind(net))] + [GreedyAgent(q) for q in range(1, 4)], 120)
+    greedy = _moves("clansman", 4, opts, [GreedyAgent(q) for q in range(4)], 100)
+    blind = _moves("clansman", 4, opts, [FastAgent(0, _blind(net), mixed)]
+                   + [GreedyAgent(q) for q in range(1, 4)], 100)
     # seat 0's FastAgent and GreedyAgent(0) share the seed: the same determinizations
     assert blind == greedy
-    seen = _moves("clansman", 4, opts,
-                  [FastAgent(0, net)] + [GreedyAgent(q) for q in range(1, 4)], 120)
+    seen = _moves("clansman", 4, opts, [FastAgent(0, net, mixed)]
+                  + [GreedyAgent(q) for q in range(1, 4)], 100)
     assert seen != greedy
+
+
+def test_the_sparse_value_pass_equals_the_dense_one() -> None:
+    """`value_one` (the first layer over the nonzero inputs only) gives the value head's
+    slots to float rounding, in both games."""
+    for game in ("clansman", "white-castle"):
+        net = shipped_net(game)
+        state = get_game(game).new_game(4, 3)
+        bots = [GreedyAgent(q) for q in range(4)]
+        for _ in range(40):
+            mover = state.to_move
+            assert mover is not None
+            x = net.encoding.observe(state, mover)
+            assert np.allclose(net.value_one(x), net.value_slots(x), atol=1e-5)
+            state.apply(bots[mover].act(state))
 
 
 def test_fast_looks_deeper_at_greedys_favourites_in_the_white_castle() -> None:

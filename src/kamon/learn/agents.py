@@ -73,11 +73,16 @@ class FastSettings:
     deeper: int = 0
 
 
-# Tuned against three `normal` players on deals 80000-81011 (never the evaluation's
-# 97000+), 48-72 games a setting, hero's seat rotated (docs/bots.md "The fast level"):
+# Tuned against three `normal` players on deals 80000-82023 (never the evaluation's
+# 97000+), 24-96 games a setting, hero's seat rotated (docs/bots.md "The fast level"):
 # - I, Clansman (Beginner / Expert), network weight 0 (greedy itself): 25% / 25%;
-#   0.5: 39% / 33% of 72 games; 1.0: 31% / 29%. The lookahead already covers the whole
-#   Production turn (it stops at the turn's end), so looking deeper adds nothing.
+#   0.5: 39% / 33% of 72 games (Expert, 96 more: 0.25 30%, 0.5 36%, 0.75 34%); 1.0:
+#   31% / 29%. On deals 81000+ (48 games): weight 0.5 alone 38% / 33%; with greedy's 2
+#   favourite first moves a decision deeper 49% / 43% (the best 3: 48% / 49%), and on the
+#   evaluation's deals (97000+, 48 games) 48% / 50% against weight 0.5 alone's 48% /
+#   40%, but at 1.5 times its CPU time (5.6 ms a decision against 3.7, `normal` 1.8
+#   ms there): over the level's 5 ms, so not used; deeper only where the two are
+#   within a point: 31% / 41%; deeper without the network 17% / 32%.
 # - The White Castle 4p, network weight 0.5 at greedy's depth: 12% of 24 (worse than
 #   greedy's 25%); greedy's lookahead one decision deeper for all moves: 50% of 24 at
 #   7 ms a decision, for the best 3 only: 48% of 48 at 2.8 ms (with the network's value
@@ -160,7 +165,7 @@ def _with_net(evaluate: Callable[[Any, int], float], net: Net, weight: float, cl
         if state.is_over():
             vals = [float(sc["total"]) for sc in state.scores()]
         else:
-            slots = net.value_slots(net.encoding.observe(state, seat))
+            slots = net.value_one(net.encoding.observe(state, seat))
             vals = absolute_values(slots, seat, clans, net.scale)
         return evaluate(state, seat) + weight * _lead(vals, seat)
 
