@@ -28,6 +28,7 @@ from kamon.games.white_castle.frames import (
     Effects,
     Pay,
     Row,
+    new_frame,
 )
 
 ALL_KINDS = frozenset({"coin", "seal", "food", "iron", "pearl"})
@@ -160,7 +161,9 @@ class EffectRules(StateBase):
     def _push_effects(self, p: int, effects: tuple[Effect, ...], label: str) -> None:
         """Push a set of effects for p to resolve (nothing for an empty set)."""
         if effects:
-            self.stack.append(Effects(p, tuple(effects), label))
+            # Effects(p, effects, label), built as the tuple it is: the most frequent frame
+            # (0.6 a decision), and tuple.__new__ is half the cost of the class's __new__.
+            self.stack.append(new_frame(Effects, ("effects", p, tuple(effects), label)))
 
     def _do_effects(self, f: Effects, aid: int) -> None:
         """Resolve the chosen effect of the set, or decline the rest."""
@@ -175,7 +178,7 @@ class EffectRules(StateBase):
         """Remove effect k from the set on top and resolve it."""
         effects = f.effects
         rest = effects[:k] + effects[k + 1:]
-        self._replace(Effects(f.seat, rest, f.source) if rest else None)
+        self._replace(new_frame(Effects, ("effects", f.seat, rest, f.source)) if rest else None)
         self._resolve(f.seat, effects[k])
 
     def _resolve(self, p: int, e: Effect) -> None:

@@ -16,6 +16,9 @@ from typing import Any, Literal, NamedTuple
 from kamon.games.white_castle.data import Effect
 
 _new = tuple.__new__
+# A frame built from the tuple of all its values, kind first: new_frame(Effects, ("effects",
+# seat, effects, source)); for the hottest pushes only (half the CPU cost of the class call).
+new_frame = tuple.__new__
 
 
 def _args_of_new(frame: tuple[Any, ...]) -> tuple[Any, ...]:
