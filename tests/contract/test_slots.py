@@ -166,3 +166,36 @@ def test_words_statistics_and_recent_turns_answer_as_declared(game: GameSetup) -
     for k in ("pitch", "players", "length"):
         assert g.presentation.get(k), (g.name, k)
     assert set(g.score_labels) <= set(state.scores()[0]), g.score_labels
+
+
+# --- options as command-line flags ----------------------------------------------------------
+
+def test_no_game_option_is_left_out_of_the_command_line() -> None:
+    """Every option of every registered game is a flag of play, simulate, tournament and
+    sweep: no name two games type differently, none that a command already uses (a game
+    whose option clashes is told here, by name, instead of stopping every command)."""
+    import kamon.cli  # noqa: F401  (builds every command's flags)
+    from kamon.cli.options import PROBLEMS
+    assert PROBLEMS == []
+
+
+def test_a_clashing_option_leaves_the_command_working() -> None:
+    """An option name a command already uses is left out of that command's flags and told;
+    the command keeps its own parameter and every other option's flag."""
+    import inspect
+
+    from kamon.cli import options
+
+    def expert(expert: int = 0, option_flags: dict[str, Any] | None = None) -> int:
+        """A command whose own parameter is called like I, Clansman's option."""
+        return expert
+    before = list(options.PROBLEMS)
+    try:
+        wrapped = options.game_flags(expert)
+        params = inspect.signature(wrapped).parameters
+        assert [p for p in params if p == "expert"] == ["expert"]
+        assert "first_game" in params
+        assert wrapped(expert=3, **{p: None for p in params if p != "expert"}) == 3
+        assert any("option expert" in p and "clashes" in p for p in options.PROBLEMS)
+    finally:
+        options.PROBLEMS[:] = before

@@ -23,19 +23,33 @@ from kamon.core.overlay import load_overlay_file
 from kamon.core.protocol import Game
 from kamon.core.registry import games
 
+# What a game's options could not be given as flags (a name two games type differently,
+# or one a command already uses): that option is left out of those commands' flags, so
+# one game's declaration never stops the whole command line; the contract suite
+# (tests/contract/test_slots.py) requires this list empty and names each entry.
+PROBLEMS: list[str] = []
+
 
 def _merged() -> dict[str, list[tuple[Game, Option]]]:
-    """Each option name a player or designer may set, with every game declaring it;
-    KamonError if two games give one name different types (one flag cannot serve both)."""
+    """Each option name a player or designer may set, with every game declaring it; a
+    game giving a name another game types differently is left out of that flag (one flag
+    cannot serve both) and said in PROBLEMS."""
     out: dict[str, list[tuple[Game, Option]]] = {}
     for game in games().values():
         for opt in game.options.settable((PLAYER, DESIGNER)):
             same = out.setdefault(opt.name, [])
             if same and same[0][1].type != opt.type:
-                raise KamonError(f"option {opt.name}: {same[0][0].title} makes it a "
-                                 f"{same[0][1].type}, {game.title} a {opt.type}")
+                _problem(f"option {opt.name}: {same[0][0].title} makes it a "
+                         f"{same[0][1].type}, {game.title} a {opt.type}")
+                continue
             same.append((game, opt))
     return out
+
+
+def _problem(text: str) -> None:
+    """Keep one problem of the flags (once)."""
+    if text not in PROBLEMS:
+        PROBLEMS.append(text)
 
 
 def _help(declared: list[tuple[Game, Option]]) -> str:
@@ -66,10 +80,10 @@ def game_flags(command: Callable[..., Any]) -> Callable[..., Any]:
     signature = inspect.signature(command, eval_str=True)
     own = [p for p in signature.parameters.values() if p.name != "option_flags"]
     declared = _merged()
-    clash = {p.name for p in own} & set(declared)
-    if clash:
-        raise KamonError(f"game option(s) {sorted(clash)} clash with {command.__name__}'s "
-                         "own parameters")
+    for name in sorted({p.name for p in own} & set(declared)):
+        games_of = ", ".join(g.title for g, _ in declared.pop(name))
+        _problem(f"option {name} ({games_of}) clashes with kamon {command.__name__}'s own "
+                 f"--{name.replace('_', '-')}: not a flag of that command")
     added = [_parameter(name, d) for name, d in declared.items()]
 
     @functools.wraps(command)
