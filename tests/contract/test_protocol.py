@@ -6,6 +6,8 @@ decision and choice in words, up to scores and winners at the end.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kamon.core.protocol import Action, Game, State
@@ -38,6 +40,20 @@ def test_a_new_game_is_a_state_of_the_set_up(game: GameSetup) -> None:
     assert state.winners() == []
     for key, value in game.options.items():
         assert state.options.get(key) == value, (key, state.options)
+
+
+def test_a_state_keeps_its_seed_and_no_view_shows_it(game: GameSetup) -> None:
+    """`seed` is the seed new_game was given, kept by clones and a game played on (the
+    research interfaces replay the deal from it), and no seat's view holds it."""
+    state = game.new(4242)
+    assert state.seed == 4242
+    rng = Rng(3)
+    for _ in range(5):
+        if not state.is_over():
+            state.apply(rng.choice(ids_of(state)))
+    assert state.clone().seed == 4242 and state.seed == 4242
+    for seat in range(state.num_players):
+        assert "4242" not in json.dumps(state.view(seat), default=str)
 
 
 def test_same_seed_same_game_other_seeds_differ(game: GameSetup) -> None:

@@ -67,6 +67,9 @@ class Action:
 class State(Protocol):
     """A game in progress. `apply` mutates; everything else only reads."""
 
+    seed: int  # the seed it was set up with (its record's; fixes every shuffle and roll,
+    # so no view shows it): what a research interface replays the deal from
+
     @property
     def to_move(self) -> int | None:
         """The seat that decides now, or None when the game is over."""

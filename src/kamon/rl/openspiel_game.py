@@ -298,7 +298,7 @@ def recall_of(state: KamonSpielState) -> Recall:
     kstate = state.kamon_state
     if kept.recall is None:
         players, options, _ = state._setup
-        seed = int(kstate.seed)  # type: ignore[attr-defined]  # both games keep their seed
+        seed = int(kstate.seed)
         kept.recall = Recall(kept.game_name, players, options, seed)
     kept.recall.catch_up(kstate.history)
     return kept.recall
