@@ -192,3 +192,23 @@ def test_play_is_checked_after_every_move(game: GameSetup, seed: int) -> None:
     check(state, f"{game.id} seed {seed} at the set-up")
     play_on(state, Rng(seed), check, f"{game.id} seed {seed}")
     assert state.is_over()
+
+
+def test_a_views_reserved_keys_mean_what_the_protocol_says(game: GameSetup) -> None:
+    """A view's `scores` is scores() and its `decision` is decision_text(), through a game
+    and at its end (the server shows them as those)."""
+    state = game.new(7)
+    rng = Rng(7)
+    while True:
+        for seat in (None, *range(state.num_players)):
+            view = state.view(seat)
+            if "scores" in view:
+                assert view["scores"] == state.scores(), seat
+            if "decision" in view and not state.is_over():
+                assert view["decision"] == state.decision_text(), seat
+        if state.is_over():
+            break
+        for _ in range(25):
+            if not state.is_over():
+                state.apply(rng.choice(ids_of(state)))
+

@@ -109,7 +109,9 @@ class State(Protocol):
         """The winning seat(s) after tie-breaks (empty before the end)."""
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What `seat` may see (None = a spectator): hidden information redacted."""
+        """What `seat` may see (None = a spectator): hidden information redacted. Two keys
+        are reserved: a view's `scores`, if it has one, is `scores()` and its `decision`
+        is `decision_text()` (the server reuses them; the contract suite checks it)."""
 
     def determinize(self, seat: int | None, rng: Rng | random.Random) -> State:
         """A full state consistent with `view(seat)`, hidden parts re-sampled."""
