@@ -78,6 +78,22 @@ def test_game_info_matches_the_kamon_game() -> None:
     assert solo.num_players() == 1
 
 
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_declared_game_length_is_what_the_information_state_holds(game_name: str) -> None:
+    """max_game_length is the deal plus the decisions the game's information state holds
+    (its observation's recall_limits), and a random game stays within it."""
+    game = load(SPIEL_NAME[game_name])
+    limit = encoding(game_name).spec.recall_limits[0]
+    assert game.max_game_length() == 1 + limit
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    steps = 0
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        steps += 1
+    assert steps <= game.max_game_length()
+
+
 def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
     """The observation tensor is kamon's encoding of view(player); the strings name its
     fields; the information state begins with the observation and adds the record since

@@ -43,7 +43,6 @@ from kamon.rl.encoding import (
 )
 from kamon.rl.recall import Recall, RecallLayout, layout
 
-MAX_GAME_LENGTH = 2000  # a bound for OpenSpiel's bookkeeping; games take about 50-300 decisions
 DEALS = 1 << 16  # the chance node's outcomes: distinct deals per rng_seed
 OUTCOMES = [(i, 1.0 / DEALS) for i in range(DEALS)]
 
@@ -140,7 +139,10 @@ class KamonSpielGame(pyspiel.Game):
         info = pyspiel.GameInfo(
             num_distinct_actions=self.enc.num_actions, max_chance_outcomes=DEALS,
             num_players=seats, min_utility=-1.0, max_utility=1.0,
-            utility_sum=0.0 if zero_sum else None, max_game_length=MAX_GAME_LENGTH)
+            utility_sum=0.0 if zero_sum else None,
+            # the deal, then at most the decisions the information state holds (its
+            # game's recall_limits: a longer game is refused with that error)
+            max_game_length=1 + self.enc.spec.recall_limits[0])
         super().__init__(game_type(self.game_name, zero_sum), info, self.params)
 
     def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
