@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -664,3 +665,11 @@ def first_start_of(state: ClansmanState) -> int:
         if expected_start(state, first) == state.start:
             return first
     raise AssertionError(f"start seat {state.start} fits no first start seat")
+
+
+def invariants(start: Any) -> Callable[[Any, str], None]:
+    """The checks the contract suite runs after every move of a game begun at `start`
+    (tests/contract finds this function by the game's folder name): they need the game's
+    first start player."""
+    first_start = start.start
+    return lambda state, where: check_invariants(state, where, first_start)

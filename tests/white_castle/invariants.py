@@ -10,6 +10,8 @@ applies to a clone that keeps the invariants).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from kamon.games.white_castle import GAME, WhiteCastleState
 
@@ -91,3 +93,9 @@ def try_every_legal_action(state: WhiteCastleState, where: str) -> None:
         check_invariants(child, f"{where} after trying {action.text!r}")
         assert child.history[-1] == action.id
     assert state.dumps() == before, f"{where}: trying actions on clones changed the original"
+
+
+def invariants(start: Any) -> Callable[[Any, str], None]:
+    """The checks the contract suite runs after every move of a game begun at `start`
+    (tests/contract finds this function by the game's folder name)."""
+    return check_invariants
