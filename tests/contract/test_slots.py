@@ -157,7 +157,11 @@ def test_words_statistics_and_recent_turns_answer_as_declared(game: GameSetup) -
     state = game.new(6)
     play_on(state, Rng(6))
     if g.stats is not None:
-        json.dumps(g.stats.game_stats(game.new(6), state.history))
+        stats = g.stats.game_stats(game.new(6), state.history)
+        json.dumps(stats)
+        # every category the panel shows, in the game's words (the page knows no game's)
+        for key in [*stats["categories"], "total"]:
+            assert stats["labels"][key] and "_" not in stats["labels"][key], key
     if g.recent is not None:
         assert isinstance(g.recent.party_turns(state, state.events), list)
     if g.component_texts is not None:

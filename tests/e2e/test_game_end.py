@@ -57,6 +57,10 @@ def _statistics(page: Any, server: Server, gid: str, parties: int, rounds: int,
     # one category through the game
     page.select_option("#stats-category", index=1)
     assert "points through the game" in chart.get_attribute("aria-label")
+    # every category in the game's own words (its stats' labels, from its folder)
+    words = [t.strip() for t in page.locator("#stats-category option").all_inner_texts()]
+    assert words[0] == "Total" and all(w and "_" not in w for w in words), words
+    assert chart.get_attribute("aria-label").startswith(words[1]), words
     # the log by player: only that party's lines, then everyone's again
     lines = page.locator("#log li")
     every = lines.count()

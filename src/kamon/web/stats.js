@@ -21,16 +21,12 @@ function s(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** A score category's words ("coins_seals" -> "coins seals"). */
-export function categoryWords(key) {
-  if (key === "total") return "Total";
-  const sources = { jito: "(Empress Jito)", shotoku: "(Prince Shotoku)",
-                    emperors: "(Emperor cards)", kofun_mirrors: "Mirrors under the Kofun" };
-  const m = /^(military|religion|government|economy|others)_(.+)$/.exec(key);
-  if (m && sources[m[2]]) {
-    return m[2] === "kofun_mirrors" ? `${cap(m[1])}: ${sources[m[2]]}` : `${cap(m[1])} ${sources[m[2]]}`;
-  }
-  return cap(key.replace("coins_seals", "coins and seals").replaceAll("_", " "));
+/** A score category's words: the game's own (its stats' `labels`), else the key in
+ *  words ("passage_of_time" -> "Passage of time"). */
+export function categoryWords(key, stats) {
+  const own = stats && stats.labels ? stats.labels[key] : undefined;
+  if (own) return own;
+  return cap(key.replaceAll("_", " "));
 }
 
 /** The colour class of a party ("blue", "tokugawa", ...). */
@@ -51,7 +47,7 @@ export function pointsChart(stats, payload, category) {
   max = Math.ceil(max / step) * step;
   const x = k => PAD.left + (pts.length > 1 ? k * (W - PAD.left - PAD.right) / (pts.length - 1) : 0);
   const y = v => H - PAD.bottom - v * (H - PAD.top - PAD.bottom) / max;
-  const words = categoryWords(category);
+  const words = categoryWords(category, stats);
   const svg = s("svg", { class: "stats-chart", viewBox: `0 0 ${W} ${H}`, role: "img",
     "aria-label": `${words} points through the game, by player` });
   for (let v = 0; v <= max; v += step) {
@@ -137,7 +133,7 @@ function categoriesTable(stats, payload) {
     el("th", { scope: "col" }, el("span", { class: `seat-dot seat-${colourOf(payload, i)}` }),
       ` ${partyName(payload, i)}`)));
   const rows = [...stats.categories, "total"].map(c => el("tr", { class: c === "total" ? "total" : "" },
-    el("th", { scope: "row", text: categoryWords(c) }),
+    el("th", { scope: "row", text: categoryWords(c, stats) }),
     ...last.scores.map(sc => el("td", { text: String(sc[c] ?? 0) }))));
   return el("div", { class: "stats-table-box" },
     el("table", { class: "stats-categories" }, el("thead", {}, head), el("tbody", {}, ...rows)));
@@ -148,7 +144,7 @@ function categoriesTable(stats, payload) {
 export function renderStats(box, stats, payload) {
   const chartBox = el("div", { class: "stats-chart-box" });
   const choose = el("select", { id: "stats-category", "aria-label": "points shown" },
-    ...["total", ...stats.categories].map(c => el("option", { value: c, text: categoryWords(c) })));
+    ...["total", ...stats.categories].map(c => el("option", { value: c, text: categoryWords(c, stats) })));
   const draw = () => chartBox.replaceChildren(pointsChart(stats, payload, choose.value));
   choose.addEventListener("change", draw);
   draw();

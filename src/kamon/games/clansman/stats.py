@@ -56,10 +56,31 @@ def game_stats(state: ClansmanState, actions: Sequence[int]) -> dict[str, Any]:
         "game": "clansman",
         "parties": names,
         "categories": [k for k in (state.scores()[0] if n else {}) if k != "total"],
+        "labels": {k: category_words(k) for k in (state.scores()[0] if n else {})},
         "points": points,
         "figures": _figures(state, marriages, spent, gained, iron),
         "log_parties": [_party_of(line, names) for line in state.events],
     }
+
+
+SOURCES = {"jito": "(Empress Jito)", "shotoku": "(Prince Shotoku)",
+           "emperors": "(Emperor cards)", "kofun_mirrors": "Mirrors under the Kofun"}
+AREAS = ("military", "religion", "government", "economy", "others")
+
+
+def category_words(key: str) -> str:
+    """A score category's words on the statistics panel.
+
+    >>> category_words("religion_kofun_mirrors"), category_words("military_jito")
+    ('Religion: Mirrors under the Kofun', 'Military (Empress Jito)')
+    >>> category_words("economy_missions"), category_words("total")
+    ('Economy missions', 'Total')
+    """
+    area, _, source = key.partition("_")
+    if area in AREAS and source in SOURCES:
+        sep = ": " if source == "kofun_mirrors" else " "
+        return f"{area.capitalize()}{sep}{SOURCES[source]}"
+    return key.replace("_", " ").capitalize()
 
 
 def _points(state: ClansmanState, label: str, step: int) -> dict[str, Any]:

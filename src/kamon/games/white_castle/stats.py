@@ -66,10 +66,20 @@ def game_stats(state: WhiteCastleState, actions: Sequence[int]) -> dict[str, Any
         "game": "white-castle",
         "parties": names,
         "categories": [k for k in (state.scores()[0] if n else {}) if k != "total"],
+        "labels": {k: category_words(k) for k in (state.scores()[0] if n else {})},
         "points": points,
         "figures": _figures(state, dice, lantern, rooms, cards),
         "log_parties": [_party_of(line, names, state.rival) for line in state.events],
     }
+
+
+def category_words(key: str) -> str:
+    """A score category's words on the statistics panel.
+
+    >>> category_words("coins_seals"), category_words("passage_of_time")
+    ('Coins and seals', 'Passage of time')
+    """
+    return key.replace("coins_seals", "coins and seals").replace("_", " ").capitalize()
 
 
 def _points(state: WhiteCastleState, label: str, step: int) -> dict[str, Any]:
