@@ -26,7 +26,7 @@ from kamon.cli.app import app, main
 
 # The command modules, in the order `kamon --help` lists them; importing one registers it.
 COMMANDS = ("play", "simulate", "replay", "tournament", "report", "compare", "sweep", "games",
-            "serve", "admin", "train", "review")
+            "serve", "admin", "train", "review", "effects")
 for _module in COMMANDS:
     import_module(f"kamon.cli.{_module}")
 
