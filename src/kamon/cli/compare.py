@@ -11,6 +11,7 @@ import typer
 from rich.text import Text
 
 from kamon.cli.app import app, friendly_errors, make_console
+from kamon.core.errors import KamonError
 
 
 @app.command()
@@ -23,6 +24,10 @@ def compare(
     unpaired: Annotated[bool, typer.Option(
         "--unpaired", help="treat the runs as independent even when they share seeds")
     ] = False,
+    paired: Annotated[bool, typer.Option(
+        "--paired", help="require the paired design (on the seeds both runs played, e.g. "
+        "2,000 against 400 with the 400 shared); an error when they share too few")
+    ] = False,
 ) -> None:
     """Compare two runs (variant minus base): what changed, and whether it is chance."""
     console = make_console()
@@ -31,16 +36,23 @@ def compare(
 
         console.print(Text(f"Comparing {variant} (variant) against {base} (base)...",
                            style="dim"))
-        done = write_comparison(base, variant, out, markdown, False if unpaired else None)
+        if paired and unpaired:
+            raise KamonError("--paired and --unpaired: choose one")
+        done = write_comparison(base, variant, out, markdown,
+                                False if unpaired else (True if paired else None))
         c = done.comparison
         design = (f"paired by seed over {c.games_paired:,} games" if c.design == "paired"
-                  else f"unpaired, {c.games_variant:,} against {c.games_base:,} games")
+                  else f"unpaired, {c.games_variant:,} against {c.games_base:,} games "
+                  f"({c.why_unpaired})")
+        if c.design == "paired" and c.games_paired < max(c.games_base, c.games_variant):
+            design += (f" (the seeds both played, of {c.games_base:,} and "
+                       f"{c.games_variant:,})")
         console.print(Text(f"{c.game}, {c.players} players, {design}: {len(c.findings)} "
                            f"tests, {len(c.significant)} more than chance after "
                            "Benjamini-Hochberg", style="bold"))
         for line in c.differences:
             console.print(Text(f"  · differs: {line}", style="dim"))
         for f in c.significant:
-            console.print(Text(f"  {f.sentence()}"))
+            console.print(Text(f"  {f.sentence(c.alpha)}"))
         console.print(Text(f"Comparison: {done.html}  ·  summary: {done.markdown}",
                            style="green"))

@@ -108,13 +108,32 @@ def group_rates(keys: pa.Array, shares: pa.Array, seeds: pa.Array) -> list[Bar]:
                 g["s_count_distinct"].to_pylist(), strict=True)]
 
 
-def exploded(table: pa.Table, column: str) -> tuple[pa.Array, pa.Array, pa.Array]:
-    """A ';'-list column as one (value, win share, seed) per value held by a row."""
+def held_values(table: pa.Table, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """A ';'-list column as (value, row) pairs, each distinct value once per row: the
+    holders of a card are clans (two warriors on one yard make one holder), as in
+    `kamon sweep`, `kamon report` and `kamon compare` alike. Empty values are dropped."""
     lists = pc.split_pattern(table[column].combine_chunks(), ";")
-    parents = pc.list_parent_indices(lists)
-    values = pc.list_flatten(lists)
-    return (values, pc.take(table["win_share"].combine_chunks(), parents),
-            pc.take(table["seed"].combine_chunks(), parents))
+    parents = np.asarray(pc.list_parent_indices(lists).to_numpy(zero_copy_only=False),
+                         dtype=np.int64)
+    values = np.asarray(pc.list_flatten(lists).to_numpy(zero_copy_only=False)).astype(str)
+    if len(values) == 0:
+        return values, parents
+    codes, inverse = np.unique(values, return_inverse=True)
+    pair = parents * len(codes) + inverse.reshape(-1)
+    _, first = np.unique(pair, return_index=True)
+    first.sort()
+    keep = first[values[first] != ""]
+    return values[keep], parents[keep]
+
+
+def exploded(table: pa.Table, column: str) -> tuple[pa.Array, pa.Array, pa.Array]:
+    """A ';'-list column as one (value, win share, seed) per distinct value held by a
+    row (a clan counts once per card it holds: `held_values`)."""
+    values, parents = held_values(table, column)
+    rows = pa.array(parents, type=pa.int64())
+    return (pa.array(values, type=pa.string()),
+            pc.take(table["win_share"].combine_chunks(), rows),
+            pc.take(table["seed"].combine_chunks(), rows))
 
 
 def spread_reading(bars: Sequence[Bar], what: str, baseline: float | None) -> str:
@@ -245,8 +264,9 @@ def grouping_chart(table: pa.Table, spec: Mapping[str, Any], clans: int) -> Char
         return None
     if kind == "multi":
         values, shares, seeds = exploded(table, column)
-        note = (" A seat counts once for each it holds; holding any goes with winning, so "
-                "compare them with each other.")
+        note = (" A clan counts once for each it holds (the holders are clans: two "
+                "warriors on one yard make one holder); holding any goes with winning, "
+                "so compare them with each other.")
     else:
         values, shares, seeds = table[column], table["win_share"], table["seed"]
         note = ""

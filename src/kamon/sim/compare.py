@@ -4,14 +4,20 @@ and player count, and whether it is more than chance.
 Two runs of the same command with and without a data overlay play the same seeds (game
 i uses seed+i), so the comparison is **paired** by seed and seat whenever both runs hold
 mostly the same seeds: each game of the variant is set against the same deal of the base,
-which removes the deal's luck from every difference. Otherwise it is **unpaired**.
+which removes the deal's luck from every difference. Runs that share only some seeds
+(2,000 against 400, the 400 shared) are paired on the shared ones. Otherwise it is
+**unpaired**.
 
 Every comparison is variant minus base, over the games (seeds) of the design:
 
 - win rate by seat, by turn position (the game's `turn_position` column), by agent, and
   by each value of the game's own groupings (`features.REPORT`: a starting pair, a card
   taken...). Paired: `stats.paired_ratio` (for a seat or a turn position, one row a game:
-  exactly the paired t on the win shares); unpaired: `stats.two_proportion`;
+  exactly the paired t on the win shares), its p from `stats.swap_test` when fewer than
+  SWAP_GAMES games differ (the delta method's t flagged 8.3% of paired A/A pages through
+  rare cards; bench/bench_calibration.py); unpaired: `stats.two_proportion`. The holders
+  of a card are clans (`analysis.held_values`); a group held fewer than MIN_ROWS times or
+  in fewer than MIN_GAMES games of a run is listed, not tested;
 - the mean total score of each seat and the mean of every score category over every clan.
   Paired: `stats.paired_t` on the per-game differences; unpaired: `stats.welch` on the
   per-game means (the clans of one game are not independent, the games are);
@@ -33,7 +39,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -42,20 +48,24 @@ import pyarrow.compute as pc
 
 from kamon.core.errors import KamonError
 from kamon.core.registry import get_game
-from kamon.sim.analysis import _ordinal, pct
+from kamon.sim.analysis import _ordinal, held_values, pct
 from kamon.sim.results import SCORE_PREFIX, categories_of, key_of, metadata_of
 from kamon.sim.stats import (
     Difference,
     benjamini_hochberg,
     paired_ratio,
     paired_t,
+    swap_test,
     two_proportion,
     welch,
 )
 
 ALPHA = 0.05  # false discovery rate of the family
 MIN_ROWS = 5  # a group held fewer times in either run is listed, not tested
-PAIRED_SHARE = 0.5  # paired when the common seeds are at least this share of each run's
+MIN_GAMES = 10  # ... and so is a group held in fewer games than this in either run
+SWAP_GAMES = 300  # paired ratios over fewer differing games: p from `stats.swap_test`
+PAIRED_SHARE = 0.5  # paired when the common games are at least this share of the smaller
+# run's (2,000 against 400 with the 400 shared pair on the 400)
 CATEGORY_WORDS = {"during_game": "CP scored during the game", "coins_seals": "coins + seals",
                   "passage_of_time": "Passage of Time"}
 
@@ -108,13 +118,15 @@ class Finding:
             return text
         return f"unpaired, {self.games_variant:,} against {self.games_base:,} games"
 
-    def sentence(self) -> str:
-        """The finding in one plain sentence, with its verdict."""
+    def sentence(self, alpha: float = ALPHA) -> str:
+        """The finding in one plain sentence, with its verdict (the adjusted p shown with
+        the digits that put it on the verdict's side of alpha)."""
         verb = "won" if self.kind == "rate" else "averaged"
         verdict = "more than chance" if self.significant else "within chance"
         return (f"{self.what} {verb} {self.value_text(self.variant)} against "
                 f"{self.value_text(self.base)} in the base ({self.design_text()}, difference "
-                f"{self.diff_text()}, adjusted p {p_relation(self.p_adjusted)}): {verdict}.")
+                f"{self.diff_text()}, adjusted p {p_relation(self.p_adjusted, alpha)}): "
+                f"{verdict}.")
 
 
 @dataclass
@@ -127,6 +139,7 @@ class Family:
     findings: list[Finding] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # groups too rare to test
     note: str = ""
+    counted: str = "seat results"  # what rows_base/rows_variant count ("clans holding")
 
     @property
     def games(self) -> int:
@@ -151,6 +164,7 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     alpha: float = ALPHA
     metrics: list[MetricPair] = field(default_factory=list)  # kamon.sim.metrics, side by side
+    why_unpaired: str = ""  # unpaired: why (asked, no shared seeds, too few, other seats)
 
     @property
     def findings(self) -> list[Finding]:
@@ -164,17 +178,28 @@ class Comparison:
                       key=lambda f: f.p_adjusted)
 
 
-def p_relation(p: float) -> str:
+def p_relation(p: float, alpha: float = ALPHA) -> str:
     """A p-value after 'p' in a sentence: '= 0.031', or '< 0.001'."""
-    text = p_text(p)
+    text = p_text(p, alpha)
     return text if text.startswith("<") else f"= {text}"
 
 
-def p_text(p: float) -> str:
-    """0.0312 -> '0.031', 0.00001 -> '< 0.001', 1 -> '1'."""
+def p_text(p: float, alpha: float = ALPHA) -> str:
+    """A p-value with the digits that keep it on its side of alpha (the verdict's rule
+    is p < alpha): 0.0312 -> '0.031', 0.04977 -> '0.0498' (not '0.05'), 0.00001 ->
+    '< 0.001', 1 -> '1'.
+
+    >>> p_text(0.04977), p_text(0.0312), p_text(0.0049), p_text(0.5), p_text(0.049999)
+    ('0.0498', '0.031', '0.0049', '0.5', '< 0.05')
+    """
     if p < 0.001:
         return "< 0.001"
-    return f"{p:.2g}" if p < 0.01 else f"{p:.3f}".rstrip("0").rstrip(".")
+    for digits in (3, 4):
+        text = f"{p:.2g}" if p < 0.01 else f"{p:.{digits}f}"
+        if (float(text) < alpha) == (p < alpha):
+            return text if p < 0.01 or text == f"{alpha:.{digits}f}" else \
+                text.rstrip("0").rstrip(".")
+    return f"< {alpha:g}" if p < alpha else f"> {alpha:g}"
 
 
 def _num(x: float, kind: str) -> str:
@@ -247,7 +272,7 @@ def paired_games(base: pa.Table, variant: pa.Table, span: int) -> np.ndarray | N
     gb = np.unique(game_ids(base, span))
     gv = np.unique(game_ids(variant, span))
     common = np.intersect1d(gb, gv)
-    if len(common) < 2 or len(common) < PAIRED_SHARE * max(len(gb), len(gv)):
+    if len(common) < 2 or len(common) < PAIRED_SHARE * min(len(gb), len(gv)):
         return None
     rb = _restrict(base, common, span)
     rv = _restrict(variant, common, span)
@@ -334,8 +359,10 @@ def compare_sums(family: Family, base: Sums, variant: Sums, design: str,
         nb, db = base.get(label, (np.zeros(0), np.zeros(0)))
         nv, dv = variant.get(label, (np.zeros(0), np.zeros(0)))
         rows_b, rows_v = int(db.sum()), int(dv.sum())
-        if rows_b < MIN_ROWS or rows_v < MIN_ROWS:
-            family.skipped.append(f"{label} ({rows_v} and {rows_b} seat results)")
+        held_b, held_v = int((db > 0).sum()), int((dv > 0).sum())
+        if min(rows_b, rows_v) < MIN_ROWS or min(held_b, held_v) < MIN_GAMES:
+            family.skipped.append(f"{label} ({rows_v} and {rows_b} {family.counted}, in "
+                                  f"{held_v} and {held_b} games)")
             continue
         b, v = float(nb.sum() / db.sum()), float(nv.sum() / dv.sum())
         if design == "paired":
@@ -343,6 +370,9 @@ def compare_sums(family: Family, base: Sums, variant: Sums, design: str,
                 diff = paired_t(nv - nb)
             else:
                 diff = paired_ratio(nv, dv, nb, db)
+                differing = int(((nv != nb) | (dv != db)).sum())
+                if differing < SWAP_GAMES:  # the delta method's t is unsound here
+                    diff = replace(diff, p=swap_test(nv, dv, nb, db), p_from="swap test")
             games = len(db)
         elif family.kind == "rate":
             diff = two_proportion(float(nv.sum()), rows_v, float(nb.sum()), rows_b)
@@ -350,6 +380,11 @@ def compare_sums(family: Family, base: Sums, variant: Sums, design: str,
         else:
             diff = welch(nv[dv > 0] / dv[dv > 0], nb[db > 0] / db[db > 0])
             games = len(db) + len(dv)
+        if not (math.isfinite(diff.low) and math.isfinite(diff.high)) or (
+                diff.low == diff.high and diff.estimate != 0 and family.kind == "rate"):
+            family.skipped.append(f"{label} (no spread to test: interval "
+                                  f"{diff.low:g} to {diff.high:g})")
+            continue
         family.findings.append(Finding(
             family.key, label, family.kind, (what or {}).get(label, label), b, v, games,
             int((db > 0).sum()), int((dv > 0).sum()), rows_b, rows_v, design, diff))
@@ -413,18 +448,18 @@ def win_families(b: Run, v: Run, design: str, game: str
                 column in r.table.schema.names for r in (b, v)):
             continue
         label = str(spec.get("label", column))
-        fam = Family(f"by_{column}", str(spec.get("title", column)), "rate")
+        fam = Family(f"by_{column}", str(spec.get("title", column)), "rate",
+                     counted="clans holding")
         sides: list[Sums] = []
         for r in (b, v):
             if spec.get("kind") == "multi":
-                lists = pc.split_pattern(r.table[column].combine_chunks(), ";")
-                parents = np.asarray(pc.list_parent_indices(lists).to_numpy(
-                    zero_copy_only=False))
-                values = pc.list_flatten(lists).to_numpy(zero_copy_only=False)
-                fam.note = ("A seat counts once for each it holds; holding any goes with "
+                values, parents = held_values(r.table, column)
+                fam.note = ("The holders of a card are clans: a clan counts once for each "
+                            "card it holds (two warriors on one yard make one holder), as "
+                            "in kamon report and kamon sweep; holding any goes with "
                             "winning, so compare them with each other.")
-                sides.append(r.sums(np.asarray(values),
-                                    _np(r.table, "win_share")[parents], r.ids[parents]))
+                sides.append(r.sums(values, _np(r.table, "win_share")[parents],
+                                    r.ids[parents]))
             else:
                 sides.append(r.sums(_np(r.table, column), _np(r.table, "win_share")))
         for s in sides:
@@ -600,6 +635,7 @@ def compare_tables(base: pa.Table, variant: pa.Table, base_name: str = "base",
     if paired and common is None:
         raise KamonError(f"{base_name} and {variant_name} do not share enough games (seeds, "
                          "with the same seats) for a paired comparison")
+    why = ""
     if common is not None:
         design = "paired"
         b, v = Run.of(base, common, span), Run.of(variant, common, span)
@@ -610,6 +646,7 @@ def compare_tables(base: pa.Table, variant: pa.Table, base_name: str = "base",
     else:
         design = "unpaired"
         b, v = Run.of(base, all_b, span), Run.of(variant, all_v, span)
+        why = unpaired_reason(all_b, all_v, paired is False)
     wins, groups = win_families(b, v, design, game)
     per_game, game_notes, metric_pairs = game_family(b, v, design)
     families = [*wins, *score_families(b, v, design), per_game, *groups]
@@ -621,4 +658,20 @@ def compare_tables(base: pa.Table, variant: pa.Table, base_name: str = "base",
         f.significant = adj < alpha
     return Comparison(base_name, variant_name, game, players, design, len(all_b), len(all_v),
                       len(common) if common is not None else 0,
-                      key_differences(base, variant), families, notes, alpha, metric_pairs)
+                      key_differences(base, variant), families, notes, alpha, metric_pairs,
+                      why)
+
+
+def unpaired_reason(games_b: np.ndarray, games_v: np.ndarray, asked: bool) -> str:
+    """Why a comparison is unpaired, in words."""
+    shared = len(np.intersect1d(games_b, games_v))
+    if asked:
+        return (f"asked with --unpaired (the runs share {shared:,} games)" if shared else
+                "asked with --unpaired")
+    if shared == 0:
+        return "the runs do not share their seeds"
+    if shared >= max(2, PAIRED_SHARE * min(len(games_b), len(games_v))):
+        return (f"the runs share {shared:,} seeds, but their seats differ in them "
+                "(other agents' seats or rotations)")
+    return (f"the runs share only {shared:,} of their games (seeds), fewer than "
+            f"{PAIRED_SHARE:.0%} of the smaller run's")

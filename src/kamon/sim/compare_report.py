@@ -19,7 +19,15 @@ from matplotlib.figure import Figure
 from kamon import __version__
 from kamon.core.errors import KamonError
 from kamon.games import get_game
-from kamon.sim.compare import Comparison, Family, Finding, compare_tables, p_text
+from kamon.sim.compare import (
+    MIN_GAMES,
+    MIN_ROWS,
+    Comparison,
+    Family,
+    Finding,
+    compare_tables,
+    p_text,
+)
 from kamon.sim.report import ABOVE, BELOW, CSS, WIDTH, load, png_of
 
 HOW_TO_READ = (
@@ -31,6 +39,29 @@ HOW_TO_READ = (
     "\"more than chance\" when its adjusted p is below {alpha:g}. Groups by a choice (a card "
     "taken) show what goes with winning, not what causes it, and with an overlay the "
     "clans that take a card may change too.")
+GLOSSARY = (
+    ("95% interval", "the range of differences compatible with the games played: 95 times "
+     "in 100 it holds the true difference. An interval that excludes 0 is a difference "
+     "of that sign."),
+    ("p", "how often chance alone (the variant changing nothing) would give a difference "
+     "at least this large; small p, unlikely to be chance."),
+    ("BH, adjusted p", "this page runs many tests at once, and some would look like "
+     "findings by luck. The Benjamini-Hochberg (BH) procedure raises each p to an adjusted "
+     "p that accounts for all the tests of the page, so that of the differences called "
+     "\"more than chance\", at most {alpha:.0%} are expected to be false alarms."),
+    ("more than chance / within chance", "adjusted p below {alpha:g} / at least {alpha:g} "
+     "(a p shown as 0.0498 is below 0.05; it is never rounded across it)."),
+    ("paired / unpaired", "paired: each game of the variant is set against the game of the "
+     "same seed (the same deal) in the base, so the deal's luck cancels out; unpaired: the "
+     "runs are two independent samples."),
+    ("holders", "the clans that hold a card (or a starting pair, a mission...): a clan "
+     "counts once per card it holds, however many of its pieces are on it."),
+    ("n", "in a figure's rows: the seat results behind the value, base / variant (for a "
+     "card: its holders)."),
+    ("swap test", "for a group held in few games, its p comes from swapping base and "
+     "variant within games, every way or 20,000 times at random: sound where the "
+     "delta method's t (used for large groups) raises false alarms."),
+)
 MUTED = "#9e9e9e"
 
 
@@ -73,10 +104,12 @@ def draw_family(fam: Family, comparison: Comparison) -> Figure:
         else:
             ax.plot([est], [y], "o", color=colour, markersize=4)
     ax.axvline(0, color="#555", linestyle="--", linewidth=1)
-    ax.set_yticks(ys, [f"{f.subject}  (n={f.games:,})" for f in rows], fontsize=8)
+    ax.set_yticks(ys, [f"{f.subject}  (n={f.rows_base:,}/{f.rows_variant:,})" for f in rows],
+                  fontsize=8)
     unit = "percentage points" if fam.kind == "rate" else "difference of the means"
-    ax.set_xlabel(f"variant - base, {unit} (bars: 95% interval; coloured: more than "
-                  f"chance after BH, {comparison.design})")
+    ax.set_xlabel(f"variant - base, {unit}; bars: 95% interval\ncoloured: more than "
+                  f"chance after BH ({comparison.design}); n: {fam.counted}, base/variant",
+                  fontsize=8)
     ax.set_title(f"{fam.title}: variant - base\n{_games_line(fam, comparison)}", fontsize=10)
     ax.grid(axis="x", alpha=.3)
     return fig
@@ -94,7 +127,7 @@ def table_of(fam: Family) -> tuple[list[str], list[list[str]]]:
     """The header and rows of a family's numbers."""
     rate = fam.kind == "rate"
     head = ["", "base", "variant", "difference" + (" (points)" if rate else ""),
-            "95% interval", "p", "adjusted p", "games", "seat results (base / variant)",
+            "95% interval", "p", "adjusted p", "games", f"{fam.counted} (base / variant)",
             "verdict"]
     rows = []
     for f in fam.findings:
@@ -103,7 +136,8 @@ def table_of(fam: Family) -> tuple[list[str], list[list[str]]]:
         rows.append([f.subject, f.value_text(f.base), f.value_text(f.variant),
                      f"{s * d.estimate:+.{digits}f}",
                      f"{_bound(s * d.low, digits)} to {_bound(s * d.high, digits)}",
-                     p_text(d.p), p_text(f.p_adjusted), _games_cell(f),
+                     p_text(d.p) + (f" ({d.p_from})" if d.p_from else ""),
+                     p_text(f.p_adjusted), _games_cell(f),
                      f"{f.rows_base:,} / {f.rows_variant:,}", verdict(f)])
     return head, rows
 
@@ -141,9 +175,13 @@ def metrics_table(comparison: Comparison) -> tuple[list[str], list[list[str]]]:
 def run_lines(c: Comparison) -> list[tuple[str, str]]:
     """What was compared, as (name, value) pairs."""
     game = get_game(c.game)
-    design = (f"paired by seed (and seat): {c.games_paired:,} games both runs played"
-              if c.design == "paired" else
-              "unpaired (the runs do not share their seeds): two independent samples")
+    if c.design == "paired":
+        design = f"paired by seed (and seat): {c.games_paired:,} games both runs played"
+        if c.games_paired < max(c.games_base, c.games_variant):
+            design += (f" (of {c.games_base:,} and {c.games_variant:,}: only the shared "
+                       "seeds are compared)")
+    else:
+        design = f"unpaired ({c.why_unpaired or 'two independent samples'})"
     return [("Game", f"{game.title} ({c.game}), {c.players} players"),
             ("Base", f"{c.base_name}: {c.games_base:,} games"),
             ("Variant", f"{c.variant_name}: {c.games_variant:,} games"),
@@ -158,7 +196,19 @@ def summary_lines(c: Comparison) -> list[str]:
     if not c.significant:
         return [f"No difference is more than chance: all {len(c.findings)} tests have an "
                 f"adjusted p of at least {c.alpha:g}."]
-    return [f.sentence() for f in c.significant]
+    return [f.sentence(c.alpha) for f in c.significant]
+
+
+def glossary(c: Comparison) -> list[tuple[str, str]]:
+    """The page's statistical words, each in a sentence."""
+    return [(word, text.format(alpha=c.alpha)) for word, text in GLOSSARY]
+
+
+def skipped_text(fam: Family) -> str:
+    """The groups listed but not tested, and why."""
+    return (f"Not tested (held fewer than {MIN_ROWS} times or in fewer than {MIN_GAMES} "
+            f"games of a run, or no spread to test; variant and base): "
+            f"{', '.join(fam.skipped)}.")
 
 
 def html_of(c: Comparison, images: list[bytes]) -> str:
@@ -178,6 +228,9 @@ def html_of(c: Comparison, images: list[bytes]) -> str:
         out.append('<ul class="notes">' + "".join(f"<li>{esc(n)}</li>" for n in c.notes)
                    + "</ul>")
     out.append(f"<p>{esc(HOW_TO_READ.format(alpha=c.alpha))}</p>")
+    out.append('<details><summary>The statistical words</summary><dl class="glossary">'
+               + "".join(f"<dt>{esc(w)}</dt><dd>{esc(t)}</dd>" for w, t in glossary(c))
+               + "</dl></details>")
     out.append("<h2>What changed</h2><ul>" + "".join(
         f"<li><strong>{esc(s)}</strong></li>" for s in summary_lines(c)) + "</ul>")
     out.append("<nav><ol>" + "".join(f'<li><a href="#{f.key}">{esc(f.title)}</a></li>'
@@ -193,15 +246,14 @@ def html_of(c: Comparison, images: list[bytes]) -> str:
         if fam.note:
             out.append(f'<p class="notes">{esc(fam.note)}</p>')
         out.append("<ul>" + "".join(
-            f"<li>{'<strong>' if f.significant else ''}{esc(f.sentence())}"
+            f"<li>{'<strong>' if f.significant else ''}{esc(f.sentence(c.alpha))}"
             f"{'</strong>' if f.significant else ''}</li>" for f in fam.findings) + "</ul>")
         out.append("<details><summary>The numbers</summary><table><tr>"
                    + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr>")
         out += ["<tr>" + "".join(f"<td>{esc(x)}</td>" for x in row) + "</tr>" for row in rows]
         out.append("</table></details>")
         if fam.skipped:
-            out.append(f'<p class="notes">Too rare to test (fewer than 5 seat results in a '
-                       f"run; variant and base): {esc(', '.join(fam.skipped))}.</p>")
+            out.append(f'<p class="notes">{esc(skipped_text(fam))}</p>')
         out.append("</section>")
     if c.metrics:
         head, rows = metrics_table(c)
@@ -227,7 +279,9 @@ def markdown_of(c: Comparison) -> str:
            f"{__version__} (`kamon compare`).", ""]
     out += [f"- **{k}**: {v}" for k, v in run_lines(c)]
     out += [*(f"- {n}" for n in c.notes), "", HOW_TO_READ.format(alpha=c.alpha), "",
-            "## What changed", ""]
+            "The statistical words:", ""]
+    out += [f"- **{w}**: {t}" for w, t in glossary(c)]
+    out += ["", "## What changed", ""]
     out += [f"- {s}" for s in summary_lines(c)]
     out.append("")
     for fam in c.families:
@@ -238,13 +292,12 @@ def markdown_of(c: Comparison) -> str:
                 "comparisons.*", ""]
         if fam.note:
             out += [fam.note, ""]
-        out += [f"- {'**' if f.significant else ''}{f.sentence()}"
+        out += [f"- {'**' if f.significant else ''}{f.sentence(c.alpha)}"
                 f"{'**' if f.significant else ''}" for f in fam.findings]
         out += ["", _md_row(head), "|" + "---|" * len(head)]
         out += [_md_row(r) for r in rows]
         if fam.skipped:
-            out += ["", f"Too rare to test (fewer than 5 seat results in a run; variant and "
-                        f"base): {', '.join(fam.skipped)}."]
+            out += ["", skipped_text(fam)]
         out.append("")
     if c.metrics:
         head, rows = metrics_table(c)
