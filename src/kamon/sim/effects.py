@@ -169,7 +169,8 @@ def values_for(game: str, path: str | None, column: str | None) -> CardValues:
     if d is None:
         raise KamonError(f"{g.title}: kamon effects knows where the cards of "
                          f"{', '.join(DEFAULTS)} keep their values, not this game's")
-    return CardValues(d.package, d.data_file, path or d.path, column or d.column)
+    return CardValues(d.package, d.data_file, path or d.path, column or d.column,
+                      d.kind if path in (None, d.path) else None)
 
 
 # ---------------------------------------------------------------- the runs
@@ -257,10 +258,10 @@ def plan_effects(game: str, players: int, agents: Sequence[str], options: Mappin
         after = ch.apply(known[card])
         path = values.path.replace("*", card)
         vary = Vary(path, parse_path(path), (after,), (str(after),))
-        keys = _resolve_keys(g.name, players, seed, dict(options), vary)
-        opts = {**options, where: combine_overlays(base_overlay,
-                                                   overlay_for(vary.steps, after, keys))}
         try:
+            keys = _resolve_keys(g.name, players, seed, dict(options), vary)
+            opts = {**options, where: combine_overlays(base_overlay,
+                                                       overlay_for(vary.steps, after, keys))}
             state = new_state(SimSpec(g.name, players, tuple(agents), opts), seed)
         except KamonError as exc:
             raise KamonError(f"{card} {ch.text}: {exc}") from None
