@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from typer.testing import CliRunner
@@ -155,3 +156,90 @@ def test_cli(runs: Runs, tmp_path: Path) -> None:
     res = cli.invoke(app, ["compare", str(runs["base"]), str(tmp_path / "nope.txt")],
                      env=ENV)
     assert res.exit_code == 2 and "results are .parquet or .csv" in res.output
+
+
+def test_partially_overlapping_seeds_pair_on_the_shared_ones(runs: Runs, tmp_path: Path
+                                                             ) -> None:
+    """60 games against 20 of the same seeds (the issue's 2,000 against 400): paired on the
+    20, and the page and the command line say so; --paired and --unpaired both work, and
+    an unpaired page says why it is unpaired."""
+    import pyarrow.compute as pc
+
+    from kamon.sim.compare_report import run_lines
+    from kamon.sim.results import write_results
+    short = read_results(runs["variant"])
+    short = short.filter(pc.less(short["seed"], 20))
+    path = tmp_path / "short.parquet"
+    write_results(short, path)
+    c = compare_tables(read_results(runs["base"]), short, "base", "short")
+    assert c.design == "paired" and c.games_paired == 20
+    assert (c.games_base, c.games_variant) == (60, 20)
+    assert any("40 games whose seed only one run played are left out" in n for n in c.notes)
+    design = dict(run_lines(c))["Design"]
+    assert "20 games both runs played (of 60 and 20: only the shared seeds" in design
+    cli = CliRunner()
+    res = cli.invoke(app, ["compare", str(runs["base"]), str(path), "--paired", "--out",
+                           str(tmp_path / "p.html")], env=ENV)
+    assert res.exit_code == 0, res.output
+    assert "paired by seed over 20 games (the seeds both played, of 60 and 20)" in res.output
+    res = cli.invoke(app, ["compare", str(runs["base"]), str(path), "--unpaired", "--out",
+                           str(tmp_path / "u.html")], env=ENV)
+    assert res.exit_code == 0 and "asked with --unpaired (the runs share 20 games)" in \
+        res.output
+    res = cli.invoke(app, ["compare", str(runs["base"]), str(runs["other_seeds"]),
+                           "--paired", "--out", str(tmp_path / "x.html")], env=ENV)
+    assert res.exit_code == 2 and "do not share enough games" in res.output
+    other = compared(runs, "base", "other_seeds")
+    assert dict(run_lines(other))["Design"] == "unpaired (the runs do not share their seeds)"
+
+
+def test_p_values_stay_on_their_side_of_alpha(runs: Runs) -> None:
+    """An adjusted p of 0.04977 is 'more than chance' and never shown as 0.05; one of
+    0.0502 is 'within chance' and shown as 0.050."""
+    from dataclasses import replace
+
+    from kamon.sim.compare import p_text
+    c = compared(runs, "base", "variant")
+    f = replace(finding(c, "scores", "gardeners"), p_adjusted=0.04977, significant=True)
+    assert "adjusted p = 0.0498): more than chance." in f.sentence()
+    g = replace(f, p_adjusted=0.0502, significant=False)
+    assert "adjusted p = 0.050): within chance." in g.sentence()
+    for p in np.linspace(0.001, 0.2, 4001):
+        text = p_text(float(p))
+        shown = float(text.lstrip("<> "))
+        assert (shown < 0.05) == (p < 0.05) or text.startswith("<"), (p, text)
+
+
+def test_rare_and_degenerate_groups_are_listed_not_tested(runs: Runs) -> None:
+    """A card held in fewer than MIN_GAMES games of a run is listed, not tested; a paired
+    group held in few games gets its p from the swap test; a rate whose interval has no
+    width ('CI -50.0 to -50.0') is not a finding."""
+    from kamon.sim.compare import MIN_GAMES, SWAP_GAMES, Family, compare_sums
+    fam = Family("by_x", "x", "rate", counted="clans holding")
+    n = 200
+    rare = np.zeros(n)
+    rare[:MIN_GAMES - 1] = 1  # held in 9 games of each run
+    few = np.zeros(n)
+    few[:40] = 1
+    rng = np.random.default_rng(1)
+    wins_b, wins_v = few * rng.integers(0, 2, n), few * rng.integers(0, 2, n)
+    always = few.copy()
+    compare_sums(fam, {"rare": (rare, rare), "few": (wins_b, few), "flat": (0 * few, few)},
+                 {"rare": (rare, rare), "few": (wins_v, few), "flat": (always, few)},
+                 "paired")
+    assert [f.subject for f in fam.findings] == ["few"]
+    assert fam.findings[0].diff.p_from == "swap test" and SWAP_GAMES > 40
+    assert any(s.startswith("rare (9 and 9 clans holding, in 9 and 9 games)")
+               for s in fam.skipped)
+    assert any(s.startswith("flat (no spread to test") for s in fam.skipped)
+
+
+def test_the_page_explains_its_words(runs: Runs, tmp_path: Path) -> None:
+    """The page and the summary carry a glossary (BH, adjusted p, holders, n...), and a
+    card's table counts clans holding."""
+    done = write_comparison(runs["base"], runs["variant"], tmp_path / "g.html")
+    page, md = done.html.read_text(), done.markdown.read_text()
+    for word in ("BH, adjusted p", "holders", "swap test", "95% interval"):
+        assert f"<dt>{word}</dt>" in page and f"- **{word}**:" in md
+    assert "Benjamini-Hochberg (BH)" in md
+    assert "clans holding (base / variant)" in md
