@@ -54,6 +54,10 @@ def sweep(
     target: Annotated[list[str] | None, typer.Option(
         help="METRIC=VALUE: name the value closest to it, e.g. users_win_rate=0.5 "
              "(default for a win rate: the fair share 1/players)")] = None,
+    base: Annotated[str | None, typer.Option(
+        help="the value every other is compared with game by game (paired, on the shared "
+             "seeds), as written in --vary, e.g. 9 (the printed value); two --vary: "
+             "'9,3' (default: the first value)")] = None,
     jobs: JobsOpt = None,
     backend: BackendOpt = "local",
     ray_address: RayAddressOpt = None,
@@ -70,7 +74,12 @@ def sweep(
             plan_sweep,
             run_sweep,
         )
-        from kamon.sim.sweep_report import closest_text, estimate_text, write_sweep_report
+        from kamon.sim.sweep_report import (
+            closest_text,
+            difference_text,
+            estimate_text,
+            write_sweep_report,
+        )
 
         game = get_game(game_name)
         players = players if players is not None else game.default_players
@@ -85,6 +94,10 @@ def sweep(
         check_agents(names, game)
         opts = options_from_flags(game, option_flags or {})
         plan = plan_sweep(game.name, players, names, opts, varies, seed, games, out)
+        for p in plan.recovered:
+            console.print(Text(f"{p.out.name} could not be read (cut short?): moved to "
+                               f"{p.damaged}; playing {p.label} again, the other values are "
+                               "kept", style="yellow"))
         points = len(plan.points)
         console.print(Text(f"Sweeping {' × '.join(v.path for v in varies)} in {game.title}: "
                            f"{points} runs of {games} games (seeds {seed}-{seed + games - 1}), "
@@ -103,15 +116,19 @@ def sweep(
         except KeyboardInterrupt:
             fail(f"interrupted: the finished batches are kept in {out}; run the same command "
                  "again to resume")
-        analysis = analyse_sweep(plan, metrics, targets)
+        analysis = analyse_sweep(plan, metrics, targets, base)
         report = write_sweep_report(analysis)
         for m in analysis.metrics:
             tb = Table(title=escape(m.title), title_justify="left")
-            for col in (*(v.path for v in varies), f"n ({m.unit})", "estimate",
+            unit = "clans" if m.unit == "seat results" else m.unit
+            for col in (*(v.path for v in varies), f"n ({unit})", "estimate",
+                        "95% interval", f"paired vs {analysis.base_point.label}",
                         "95% interval"):
                 tb.add_column(escape(col), justify="right")
-            for p, e in zip(plan.points, analysis.values[m.key], strict=True):
-                tb.add_row(*(escape(t) for t in p.texts), f"{e.n:,}", *estimate_text(m, e))
+            for p, e, d in zip(plan.points, analysis.values[m.key], analysis.paired[m.key],
+                               strict=True):
+                tb.add_row(*(escape(t) for t in p.texts), f"{e.n:,}", *estimate_text(m, e),
+                           *difference_text(m, d))
             console.print(tb)
             line = closest_text(analysis, m)
             if line:

@@ -49,10 +49,11 @@ from kamon.core.overlay import combine_overlays
 from kamon.core.overlay_paths import Vary, key_forms, overlay_for, parse_vary
 from kamon.games import get_game
 from kamon.sim.backends import Backend
-from kamon.sim.results import SCORE_PREFIX, categories_of
+from kamon.sim.results import SCORE_PREFIX, NotResults, categories_of, read_results
 from kamon.sim.runner import SimSpec, new_state
 from kamon.sim.simulation import SimPlan, plan_run, run_plan
-from kamon.sim.stats import t_ppf, wilson
+from kamon.sim.stats import Difference, t_ppf, wilson
+from kamon.sim.sweep_fit import Fit, common_games, fit_target, paired_difference, per_game
 
 MANIFEST = "sweep.json"
 MAX_VARY = 2
@@ -75,6 +76,7 @@ class SweepPoint:
     table: pa.Table | None = None
     played: int = 0
     resumed: int = 0
+    damaged: Path | None = None  # where an unreadable results file was moved
 
     @property
     def label(self) -> str:
@@ -95,6 +97,7 @@ class Sweep:
     games: int
     out: Path
     points: list[SweepPoint] = field(default_factory=list)
+    recovered: list[SweepPoint] = field(default_factory=list)  # damaged files re-run
 
     @property
     def to_play(self) -> int:
@@ -214,8 +217,23 @@ def plan_sweep(game: str, players: int, agents: Sequence[str], options: Mapping[
                                        texts, out / fname, spec))
     out.mkdir(parents=True, exist_ok=True)
     for p in sweep.points:
-        p.plan = plan_run(p.spec, seed, games, p.out)  # refuses a foreign file
+        p.plan = plan_point(p, seed, games)
+        if p.damaged is not None:
+            sweep.recovered.append(p)
     return sweep
+
+
+def plan_point(p: SweepPoint, seed: int, games: int) -> SimPlan:
+    """Plan one value's run. A results file of another run is refused (`plan_run`); a file
+    that cannot be read at all (cut short by a lost disk or a kill) is moved aside to
+    `<name>.damaged` and that value alone is played again: the other values are kept."""
+    if p.out.is_file():
+        try:
+            read_results(p.out)
+        except NotResults:
+            p.damaged = p.out.with_name(p.out.name + ".damaged")
+            p.out.replace(p.damaged)
+    return plan_run(p.spec, seed, games, p.out)
 
 
 def run_sweep(sweep: Sweep, backend: Backend, size: int | None = None,
@@ -413,6 +431,15 @@ class SweepAnalysis:
     values: dict[str, list[Estimate]]  # metric -> one estimate per point
     closest: dict[str, Closest]
     missing: list[str]  # metrics asked for that this game or path cannot measure
+    base: int = 0  # the point every other is compared with, on the shared games
+    paired: dict[str, list[Difference | None]] = field(default_factory=dict)
+    fits: dict[str, Fit] = field(default_factory=dict)
+    shared: int = 0  # games every point holds (the pairs)
+
+    @property
+    def base_point(self) -> SweepPoint:
+        """The point the paired differences are taken against."""
+        return self.sweep.points[self.base]
 
 
 def closest_point(points: Sequence[SweepPoint], estimates: Sequence[Estimate],
@@ -428,9 +455,31 @@ def closest_point(points: Sequence[SweepPoint], estimates: Sequence[Estimate],
     return Closest(target, points[best], estimates[best], holding, default)
 
 
+def base_index(sweep: Sweep, base: str | None) -> int:
+    """The point named by `--base` (its values as written, e.g. '9' or '9, 3'); the first
+    point without one. KamonError for a label the sweep does not have."""
+    if base is None:
+        return 0
+    want = [t.strip() for t in base.split(",")]
+    for i, p in enumerate(sweep.points):
+        if list(p.texts) == want:
+            return i
+    raise KamonError(f"--base {base!r} is not one of the swept values "
+                     f"({'; '.join(p.label for p in sweep.points)})")
+
+
+def numeric_axis(sweep: Sweep) -> bool:
+    """One varied value, every value a number: a curve can be fitted."""
+    return len(sweep.varies) == 1 and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in sweep.varies[0].values)
+
+
 def analyse_sweep(sweep: Sweep, metrics: Sequence[str] = (),
-                  targets: Mapping[str, float] | None = None) -> SweepAnalysis:
-    """The chosen metrics (default: DEFAULT_METRICS that apply) at every point."""
+                  targets: Mapping[str, float] | None = None,
+                  base: str | None = None) -> SweepAnalysis:
+    """The chosen metrics (default: DEFAULT_METRICS that apply) at every point, each point's
+    paired difference from the base point on the shared games, and for a numeric axis
+    the fitted value that meets each target (`sweep_fit`)."""
     tables = [p.table for p in sweep.points]
     if any(t is None for t in tables):
         raise KamonError("the sweep has not run")
@@ -461,7 +510,22 @@ def analyse_sweep(sweep: Sweep, metrics: Sequence[str] = (),
             found = closest_point(sweep.points, values[m.key], target, default)
             if found is not None:
                 closest[m.key] = found
-    return SweepAnalysis(sweep, component, columns, clans, chosen, values, closest, missing)
+    out = SweepAnalysis(sweep, component, columns, clans, chosen, values, closest, missing,
+                        base_index(sweep, base))
+    games = common_games(tabs)
+    out.shared = len(games)
+    masks = [users_mask(t, columns, component) for t in tabs]
+    for m in chosen:
+        sums = [per_game(m.key, t, u, games) for t, u in zip(tabs, masks, strict=True)]
+        ref = sums[out.base]
+        out.paired[m.key] = [None if i == out.base or not len(games) else
+                             paired_difference(s, ref) for i, s in enumerate(sums)]
+        if m.key in closest and numeric_axis(sweep):
+            fit = fit_target([float(p.values[0]) for p in sweep.points], sums,
+                             closest[m.key].target, seed=sweep.seed)
+            if fit is not None:
+                out.fits[m.key] = fit
+    return out
 
 
 def _could_be(name: str, catalogue: Mapping[str, Metric]) -> bool:

@@ -1,6 +1,7 @@
 """The report of a `kamon sweep`: each chosen metric against the varied value, with its
-95% interval and the games behind it, the value closest to a target, as one HTML page
-(figure embedded) and a Markdown summary beside it."""
+95% interval, the games behind it and its paired difference from the base value, the
+fitted value meeting a target (or the closest value), as one HTML page (figure embedded)
+and a Markdown summary beside it."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from kamon import __version__
 from kamon.core.errors import KamonError
 from kamon.games import get_game
 from kamon.sim.report import CSS, WIDTH, png_of
+from kamon.sim.stats import Difference
 from kamon.sim.sweep import Estimate, Metric, Sweep, SweepAnalysis, Vary
 
 REPORT_HTML = "sweep.html"
@@ -40,8 +42,56 @@ def target_text(metric: Metric, x: float) -> str:
     return f"{100 * x:.1f}%" if metric.rate else f"{x:g}"
 
 
+def difference_text(metric: Metric, d: Difference | None) -> tuple[str, str]:
+    """A paired difference from the base: ('-0.5 points', '-2.7 to +1.6') for a rate,
+    ('+1.20', '+0.40 to +2.00') for a mean; ('base', '') for the base itself."""
+    if d is None:
+        return "base", ""
+    if math.isnan(d.estimate):
+        return "-", "-"
+    scale, unit = (100.0, " points") if metric.rate else (1.0, "")
+    if math.isinf(d.low) or math.isinf(d.high):
+        return f"{scale * d.estimate:+.1f}{unit}", "-"
+    if d.low == d.high:  # every paired game moved by the same amount
+        return f"{scale * d.estimate:+.1f}{unit}", "exactly (every game the same)"
+    return (f"{scale * d.estimate:+.1f}{unit}",
+            f"{scale * d.low:+.1f} to {scale * d.high:+.1f}")
+
+
+def fit_text(a: SweepAnalysis, metric: Metric) -> str | None:
+    """The sentence giving the fitted value that meets the target, with its interval."""
+    f = a.fits.get(metric.key)
+    c = a.closest.get(metric.key)
+    if f is None or c is None:
+        return None
+    path = a.sweep.varies[0].path
+    why = f"the fair share 1/{a.clans}" if c.default else "the target"
+    goal = target_text(metric, f.target)
+    per = (f"{100 * f.slope:+.2f} points" if metric.rate else f"{f.slope:+.3g}")
+    head = (f"Fitted line: {per} per unit of {path}. ")
+    if math.isnan(f.value):
+        return head + f"It is flat: no value meets {why} ({goal})."
+    text = head + f"It meets {why} ({goal}) at {path} = {f.value:.2f}"
+    if not f.determined:
+        return text + (f", but {100 * f.wrong_way:.0f}% of {f.boot:,} bootstrap lines over "
+                       "the games run flat or the other way: the metric does not clearly "
+                       "move with the value over this range, so no interval is given.")
+    lo = "below" if math.isinf(f.low) else f"{f.low:.2f}"
+    hi = "above" if math.isinf(f.high) else f"{f.high:.2f}"
+    text += (f" (95% interval {lo} to {hi}, a bootstrap of {f.boot:,} resamples of the "
+             "shared games).")
+    if not f.inside:
+        text += (f" That is outside the swept values ({f.lo_x:g} to {f.hi_x:g}): an "
+                 "extrapolation; sweep values around it to check.")
+    return text
+
+
 def closest_text(a: SweepAnalysis, metric: Metric) -> str | None:
-    """The sentence naming the value closest to the metric's target."""
+    """The sentence on the metric's target: the fitted value (a numeric axis), else the
+    value whose estimate comes closest."""
+    fitted = fit_text(a, metric)
+    if fitted is not None:
+        return fitted
     c = a.closest.get(metric.key)
     if c is None:
         return None
@@ -63,14 +113,19 @@ def closest_text(a: SweepAnalysis, metric: Metric) -> str | None:
 def _numbers(a: SweepAnalysis, metric: Metric) -> tuple[list[str], list[list[str]]]:
     """Header and rows of a metric's table: one row per point."""
     per_game = metric.unit == "games"
-    head = [v.path for v in a.sweep.varies] + ["results file", f"n ({metric.unit})",
+    unit = "clans" if metric.unit == "seat results" else metric.unit
+    base = a.base_point.label
+    head = [v.path for v in a.sweep.varies] + ["results file", f"n ({unit})",
                                               *([] if per_game else ["games"]),
-                                              "estimate", "95% interval"]
+                                              "estimate", "95% interval",
+                                              f"paired vs {base}", "95% interval"]
     rows = []
-    for p, e in zip(a.sweep.points, a.values[metric.key], strict=True):
+    diffs = a.paired.get(metric.key) or [None] * len(a.sweep.points)
+    for p, e, d in zip(a.sweep.points, a.values[metric.key], diffs, strict=True):
         est, interval = estimate_text(metric, e)
         rows.append([*p.texts, p.out.name, f"{e.n:,}",
-                     *([] if per_game else [f"{e.games:,}"]), est, interval])
+                     *([] if per_game else [f"{e.games:,}"]), est, interval,
+                     *difference_text(metric, d)])
     return head, rows
 
 
@@ -91,7 +146,8 @@ def games_line(sweep: Sweep) -> str:
 
 def draw_sweep(a: SweepAnalysis) -> Figure:
     """One panel per metric: the estimate against the value with its 95% interval, the
-    target dashed, the closest value ringed; the games behind it in the title."""
+    target dashed, the fitted line and the value meeting the target (or, on a non-numeric
+    axis, the closest value ringed); the games behind it in the title."""
     sweep, metrics = a.sweep, a.metrics
     fig = Figure(figsize=(WIDTH, 0.6 + 2.6 * max(1, len(metrics))), layout="constrained")
     first = sweep.varies[0]
@@ -118,12 +174,24 @@ def draw_sweep(a: SweepAnalysis) -> Figure:
             label = f"{sweep.varies[1].path} = {text}" if text else None
             ax.errorbar(px, ys, yerr=[lo, hi], marker="o", capsize=4, linewidth=1.2,
                         label=label)
-            if metric.key in a.closest:
+            if metric.key in a.closest and metric.key not in a.fits:
                 best = a.closest[metric.key].point
                 for x, i in zip(px, idx, strict=True):
                     if sweep.points[i] is best:
                         ax.plot([x], [scale * est[i].value], marker="o", markersize=14,
                                 markerfacecolor="none", markeredgecolor="#c62828")
+        fit = a.fits.get(metric.key)
+        if fit is not None:
+            line_x = [min(xs), max(xs)]
+            ax.plot(line_x, [scale * (fit.intercept + fit.slope * x) for x in line_x],
+                    color="#c62828", linewidth=1, label="fitted line")
+            if fit.determined and fit.inside:
+                x_lo = max(fit.low, min(xs))
+                x_hi = min(fit.high, max(xs))
+                ax.errorbar([fit.value], [scale * fit.target], xerr=[[fit.value - x_lo],
+                            [x_hi - fit.value]], color="#c62828", marker="D", capsize=4,
+                            label=f"meets it at {fit.value:.2f} ({fit.low:.2f} to "
+                                  f"{fit.high:.2f})")
         if metric.key in a.closest:
             c = a.closest[metric.key]
             ax.axhline(scale * c.target, color="#555", linestyle="--", linewidth=1,
@@ -150,7 +218,9 @@ def run_facts(a: SweepAnalysis) -> list[tuple[str, str]]:
     who = (f"{agents[0]} in every seat" if len(set(agents)) == 1 and agents
            else ", ".join(f"seat {i + 1}: {x}" for i, x in enumerate(agents)))
     facts = [("Game", f"{game.title} ({sweep.game})"), ("Players", str(sweep.players)),
-             ("Agents", who), ("Games", games_line(sweep))]
+             ("Agents", who), ("Games", games_line(sweep)),
+             ("Paired against", f"{', '.join(v.path for v in sweep.varies)} = "
+              f"{a.base_point.label}, on the {a.shared:,} games every value holds")]
     for v in sweep.varies:
         facts.append(("Varied", f"{v.path} = {', '.join(v.texts)}"))
     where = game.options.overlay
@@ -160,18 +230,26 @@ def run_facts(a: SweepAnalysis) -> list[tuple[str, str]]:
     if where is not None and sweep.options.get(where):
         facts.append(("Base overlay", json.dumps(sweep.options[where])))
     if a.columns:
-        facts.append(("Users", f"clans whose {' or '.join(a.columns)} names {a.component}"))
+        facts.append(("Users", f"clans whose {' or '.join(a.columns)} names {a.component} "
+                      "(each clan once)"))
     return facts
 
 
 HOW_TO_READ = (
     "Each value is an ordinary simulation of its own (the results file named in the table; "
     "`kamon report FILE` reports it alone), played on the same seeds, so the values are "
-    "compared on the same deals. Intervals are 95%: Wilson score intervals for rates (over "
-    "seat results; a win counts 1/k to each of k shared winners), Student's t for means "
-    "(the mean per clan over games). The results describe the agents named above, not "
-    "expert play; the users of a component are the clans that took or used it, which says "
-    "what goes with winning, not what causes it.")
+    "compared on the same deals. Intervals are 95%: Wilson score intervals for one value's "
+    "rate (over clans; a win counts 1/k to each of k shared winners), Student's t for its "
+    "mean (the mean per clan over games). The column 'paired vs' is each value minus the "
+    "base value game by game on the shared deals (a paired t, or the delta method by game "
+    "for a rate over a varying number of clans): much narrower than two separate intervals, "
+    "and the one to read when asking whether two values differ. With a target and numbers "
+    "for values, a line is fitted to the metric (weighted by each value's precision) and "
+    "solved for the value that meets the target; its interval is a bootstrap over the "
+    "shared games. Users are counted by clan: a clan that took or used the component counts "
+    "once however many times it holds it (`compare` and `report` count each holding). The "
+    "results describe the agents named above, not expert play; the users' win rate says "
+    "what goes with taking the component, not what it causes.")
 
 
 def markdown_of(a: SweepAnalysis) -> str:
