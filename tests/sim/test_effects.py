@@ -31,7 +31,7 @@ from kamon.sim.effects import (
 )
 
 ENV = {"KAMON_DATA_OVERLAY": None, "COLUMNS": "200"}
-GAMES = 40
+GAMES = 30
 # 405 raised by 5 VP (2 -> 7); the other cards' variants are the base itself (+0).
 PLANTED = ["405:+5,406:+0,410:+0,505:+0,605:+0"]
 
@@ -63,6 +63,8 @@ def test_a_card_raised_by_5_vp_is_the_top_outlier(planted: tuple[Path, EffectsPl
     assert top.flagged
     assert top.win.diff.low > 0 and top.win.diff.estimate > 0.2
     assert top.score.diff.estimate == pytest.approx(5.0)  # random players hold it the same
+    assert top.same.diff.estimate == pytest.approx(top.win.diff.estimate)  # the same clans
+    assert top.hold.diff.estimate == 0
     assert [e.card for e in found if e.flagged] == ["405"]
 
 

@@ -316,6 +316,7 @@ class CardEffect:
     score: Effect
     hold: Effect
     first: Effect
+    same: Effect  # the base's holders, the same clans of the same deals, in the variant
     win_p_method: str = ""
     adjusted_p: float = 1.0
     flagged: bool = False
@@ -360,11 +361,14 @@ def card_effect(variant: CardVariant, base: pa.Table, column: str) -> CardEffect
     games = paired_games(base, table, span)
     if games is None:
         raise KamonError(f"{variant.card}: the base and the variant do not share their games")
-    sides = []
+    sides: list[dict[str, np.ndarray]] = []
+    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for t in (table, base):
         ids = game_ids(t, span)
         keep = np.isin(ids, games)
         t, ids = t.filter(pa.array(keep)), ids[keep]
+        order = np.lexsort((np.asarray(t["seat"].to_numpy(zero_copy_only=False)), ids))
+        t, ids = t.take(pa.array(order)), ids[order]  # the same (game, seat) rows on both
         held = _holds(t, column, variant.card)
         shares = np.asarray(t["win_share"].to_numpy(zero_copy_only=False), dtype=float)
         score = np.asarray(t["score_total"].to_numpy(zero_copy_only=False), dtype=float)
@@ -377,7 +381,13 @@ def card_effect(variant: CardVariant, base: pa.Table, column: str) -> CardEffect
             "first_n": _per_game(first, ids, games),
             "first_win": _per_game(shares * first, ids, games),
         })
+        rows.append((ids, shares, held))
     v, b = sides
+    ids_b, shares_b, held_b = rows[1]
+    shares_v = rows[0][1]
+    same_n = _per_game(held_b, ids_b, games)
+    same = _ratio(_per_game(shares_v * held_b, ids_b, games), same_n,
+                  _per_game(shares_b * held_b, ids_b, games), same_n)
     win = _ratio(v["win"], v["held"], b["win"], b["held"])
     hg_v, hg_b = int(np.count_nonzero(v["held"])), int(np.count_nonzero(b["held"]))
     method = win.diff.method
@@ -395,7 +405,7 @@ def card_effect(variant: CardVariant, base: pa.Table, column: str) -> CardEffect
         _ratio(v["score"], v["held"], b["score"], b["held"]),
         _ratio(v["held"], v["clans"], b["held"], b["clans"]),
         Effect(float(first_b.mean()), float(first_v.mean()), paired_t(first_v - first_b)),
-        method)
+        same, method)
 
 
 def analyse_effects(plan: EffectsPlan) -> list[CardEffect]:
@@ -417,8 +427,8 @@ def analyse_effects(plan: EffectsPlan) -> list[CardEffect]:
 
 COLUMNS = ("card", "change", "value", "games", "holders (base / variant)",
            "holder win rate", "change in win rate (95% CI)", "adjusted p", "flagged",
-           "holder score change (95% CI)", "holding rate change (95% CI)",
-           "first player win rate change (95% CI)")
+           "holder score change (95% CI)", "the base's holders' win rate change (95% CI)",
+           "holding rate change (95% CI)", "first player win rate change (95% CI)")
 
 
 def _pts(d: Difference, scale: float = 100.0, unit: str = " pts") -> str:
@@ -446,14 +456,15 @@ def row_cells(e: CardEffect) -> list[str]:
     return [e.card, e.change, f"{e.before} → {e.after}", f"{e.games:,}",
             f"{e.holders_base:,} / {e.holders_variant:,}", rate, _pts(e.win.diff),
             p_words(e.adjusted_p), "yes" if e.flagged else "",
-            _pts(e.score.diff, 1.0, ""), _pts(e.hold.diff), _pts(e.first.diff)]
+            _pts(e.score.diff, 1.0, ""), _pts(e.same.diff), _pts(e.hold.diff),
+            _pts(e.first.diff)]
 
 
 def record(e: CardEffect) -> dict[str, Any]:
     """One card as a flat record for CSV/JSON (numbers, not words)."""
     out: dict[str, Any] = {k: v for k, v in asdict(e).items()
-                           if k not in ("win", "score", "hold", "first")}
-    for name in ("win", "score", "hold", "first"):
+                           if k not in ("win", "score", "hold", "first", "same")}
+    for name in ("win", "score", "hold", "first", "same"):
         eff: Effect = getattr(e, name)
         out.update({f"{name}_base": eff.base, f"{name}_variant": eff.variant,
                     f"{name}_diff": eff.diff.estimate, f"{name}_low": eff.diff.low,
