@@ -247,7 +247,8 @@ HOW_TO_READ = (
     "for values, a line is fitted to the metric (weighted by each value's precision) and "
     "solved for the value that meets the target; its interval is a bootstrap over the "
     "shared games. Users are counted by clan: a clan that took or used the component counts "
-    "once however many times it holds it (`compare` and `report` count each holding). The "
+    "once however many times it holds it (two warriors on one yard make one user), as "
+    "`compare` counts its holders. The "
     "results describe the agents named above, not expert play; the users' win rate says "
     "what goes with taking the component, not what it causes.")
 
