@@ -203,3 +203,16 @@ def test_a_clashing_option_leaves_the_command_working() -> None:
         assert any("option expert" in p and "clashes" in p for p in options.PROBLEMS)
     finally:
         options.PROBLEMS[:] = before
+
+
+@pytest.mark.parametrize("name", list(games()))
+def test_the_training_setups_are_games_the_schema_allows(name: str) -> None:
+    """Every set-up a training run deals (the game's `selfplay_setups`, or its default
+    count) is one new_game accepts, its options as the schema checks them."""
+    game = games()[name]
+    setups = game.training_setups()
+    assert setups
+    for players, options in setups:
+        state = game.new_game(players, 1, **options)
+        assert state.num_players == players
+        assert dict(state.options) == game.options.validate(players, options)

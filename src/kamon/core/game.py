@@ -25,7 +25,9 @@ checks):
 - `presentation`: the lobby's words (pitch, players, length);
 - `web`: the folder of the browser's files (board.js, board.css, help.js, tutorial.js,
   lobby.svg), served under /static/games/<name>/;
-- `score_labels`: words for the score categories.
+- `score_labels`: words for the score categories;
+- `selfplay_setups`: the set-ups a training run deals in turn, `(players, options)`
+  each (none: the default player count with what it needs).
 """
 
 from __future__ import annotations
@@ -121,6 +123,13 @@ class GameBase:
     stats: Any = None
     presentation: Mapping[str, str] = {}
     score_labels: Mapping[str, str] = {}
+    selfplay_setups: Sequence[tuple[int, Mapping[str, Any]]] = ()
+
+    def training_setups(self) -> list[tuple[int, dict[str, Any]]]:
+        """The set-ups a training run deals in turn (`selfplay_setups`, else the default
+        player count with the options it needs)."""
+        return [(n, dict(o)) for n, o in self.selfplay_setups] or [
+            (self.default_players, dict(self.options.forced(self.default_players)))]
 
     @property
     def web(self) -> Path | None:

@@ -211,6 +211,9 @@ class Game(Protocol):
     def score_labels(self) -> Mapping[str, str]:
         """Slot: words for the score categories."""
 
+    def training_setups(self) -> list[tuple[int, dict[str, Any]]]:
+        """The set-ups a training run deals in turn, `(players, options)` each."""
+
     @property
     def web(self) -> Path | None:
         """The folder of the game's browser files, if it has one."""

@@ -11,7 +11,7 @@ A run lives in one folder (`--out`):
 
 Round N plays `games` self-play games guided by net_{N-1} (round 1: the hand-guided
 search), on deals from SELFPLAY_SEED + N * SEED_STRIDE (disjoint from the ladder's deals,
-1000+, and the evaluation deals, 97000+), the game's variants in turn (VARIANTS), then
+1000+, and the evaluation deals, 97000+), the game's set-ups in turn (its `selfplay_setups`), then
 trains the previous model on the games of the last `window` rounds and checks it: the
 new network's fast level against greedy, on the
 same deals every round. Running the same command again continues where
@@ -31,19 +31,13 @@ from typing import Any
 import numpy as np
 
 from kamon.core.errors import KamonError
+from kamon.games import get_game
 from kamon.learn.features import game_key
 from kamon.learn.selfplay import SelfPlayJob, play_selfplay
 
 SELFPLAY_SEED = 1_000_000  # self-play deals: SELFPLAY_SEED + round * SEED_STRIDE + game
 SEED_STRIDE = 10_000
 CHECK_SEED = 90_000  # the strength checks' deals (never the ladder's 97000+)
-
-# The settings self-play deals in turn: (players, options).
-VARIANTS: dict[str, tuple[tuple[int, dict[str, Any]], ...]] = {
-    "clansman": ((4, {"expert": True}), (4, {"expert": True}), (4, {})),
-    "white-castle": ((4, {}), (1, {"difficulty": "hard"})),
-}
-
 
 @dataclass
 class RunSettings:
@@ -65,7 +59,7 @@ class RunSettings:
 def jobs_of_round(settings: RunSettings, rnd: int, net: Path | None) -> list[SelfPlayJob]:
     """The self-play games of round `rnd` (1-based; 0: the greedy bootstrap), guided by
     `net`."""
-    variants = VARIANTS[settings.game]
+    variants = get_game(settings.game).training_setups()
     out = []
     count = settings.bootstrap if rnd == 0 else settings.games
     for i in range(count):
@@ -232,7 +226,7 @@ def strength_check(run: Run, rnd: int) -> dict[str, Any]:
 
     s = run.settings
     new_net = load_net(run.net_path(rnd))
-    players, options = VARIANTS[s.game][0]
+    players, options = get_game(s.game).training_setups()[0]
     res = head_to_head(s.game, players, options, lambda seed: PolicyAgent(seed, new_net),
                        GreedyAgent, s.check_games, CHECK_SEED)
     return dict(res, against="greedy")

@@ -83,6 +83,8 @@ class ClansmanGame(GameBase):
     """I, Clansman's entry point for the core protocol, and its slots."""
 
     name = "clansman"
+    # a training run's deals (kamon.learn): Expert twice for once Beginner
+    selfplay_setups = ((4, {"expert": True}), (4, {"expert": True}), (4, {}))
     title = "I, Clansman"
     min_players = OFFICIAL_PLAYERS
     max_players = OFFICIAL_PLAYERS

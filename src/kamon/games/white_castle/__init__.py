@@ -67,6 +67,8 @@ class WhiteCastleGame(GameBase):
         "length": "3 rounds of 3 turns each; about 55 decisions per player in kamon "
                   "(the rulebook gives no playing time)",
     }
+    # a training run's deals (kamon.learn): four players, then solo against the Hard rival
+    selfplay_setups = ((4, {}), (1, {"difficulty": "hard"}))
     score_labels = {
         "during_game": "CP scored during the game",
         "coins_seals": "coins + seals (1 CP per 5)",
