@@ -25,8 +25,8 @@ from importlib import import_module
 from kamon.cli.app import app, main
 
 # The command modules, in the order `kamon --help` lists them; importing one registers it.
-COMMANDS = ("play", "simulate", "replay", "tournament", "report", "compare", "sweep", "games",
-            "serve", "admin", "train", "review", "effects")
+COMMANDS = ("play", "simulate", "replay", "tournament", "report", "compare", "sweep", "search",
+            "games", "serve", "admin", "train", "review", "effects")
 for _module in COMMANDS:
     import_module(f"kamon.cli.{_module}")
 
