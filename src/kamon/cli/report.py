@@ -39,4 +39,9 @@ def report(
             console.print(Text.assemble((f"  {METRICS_TITLE}: ", "bold"), reading))
         if a.skill is not None:
             console.print(Text.assemble((f"  {SKILL_TITLE}: ", "bold"), a.skill.reading))
+        if done.story is not None:
+            from kamon.sim.story import STORY_TITLE, story_reading
+
+            console.print(Text.assemble((f"  {STORY_TITLE}: ", "bold"),
+                                        story_reading(done.story)))
         console.print(Text(f"Report: {done.html}  ·  summary: {done.markdown}", style="green"))

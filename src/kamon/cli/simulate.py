@@ -141,6 +141,11 @@ def simulate(
     ray_address: RayAddressOpt = None,
     batch_size: Annotated[int | None, typer.Option(
         help="games per batch (default: about 8 batches per worker, at most 500)")] = None,
+    decisions: Annotated[bool, typer.Option(
+        "--decisions", help="also keep every decision (round, seat, action, every score "
+                            "total after it) in <out stem>.decisions.parquet beside the "
+                            "results, for the story of a game in kamon report "
+                            "(docs/story.md)")] = False,
     option_flags: dict[str, Any] | None = None,
 ) -> None:
     """Play many seeded bot games and summarise wins and scores."""
@@ -160,6 +165,9 @@ def simulate(
         if out is not None and out.suffix.lower() not in (".parquet", ".csv", ".jsonl"):
             raise KamonError(f"--out {out}: write .parquet or .csv (results, one row per game "
                              "and seat) or .jsonl (game records)")
+        if decisions and (out is None or out.suffix.lower() not in (".parquet", ".csv")):
+            raise KamonError("--decisions needs --out results.parquet or results.csv: the "
+                             "decision logs are written beside the results")
         names = seat_agents(agents, players)
         labels = check_agents(names, game)  # unknown names, plug-ins that do not load or fit
         opts = options_from_flags(game, option_flags or {})
@@ -167,7 +175,7 @@ def simulate(
         used = dict(probe.options)
         records = out is not None and out.suffix.lower() == ".jsonl"
         spec = SimSpec(game.name, players, tuple(names), used, records=records,
-                       rotate=not fixed_seats)
+                       rotate=not fixed_seats, decisions=decisions)
         turns = spec.rotations
         total = games * turns
         if turns > 1:
@@ -219,3 +227,9 @@ def simulate(
             console.print(Text(f"{outcome.table.num_rows} result rows of {what} in {out} "
                                f"({outcome.played}{' deals' if turns > 1 else ''} played now, "
                                f"{outcome.resumed} already there); report: kamon report {out}", style="green"))
+            if decisions:
+                from kamon.sim.story import decisions_path
+
+                logged = outcome.decisions.num_rows if outcome.decisions is not None else 0
+                console.print(Text(f"{logged:,} decisions of the games played now logged in "
+                                   f"{decisions_path(out)}", style="green"))

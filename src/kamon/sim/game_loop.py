@@ -8,8 +8,9 @@ game of the seed. So a deal played from the same rotation with the same lineup i
 same game in every command, in this process, a local pool or on Ray.
 
 Also here, because both the runner (`kamon simulate`, `sweep`) and the tournament need
-them: the placements of a finished game (`ranks`), its result rows (`rows_of`) and the
-game-level columns gathered while it is played (`GameTrace`).
+them: the placements of a finished game (`ranks`), its result rows (`rows_of`), the
+game-level columns gathered while it is played (`GameTrace`) and, when asked, its
+per-decision log (`DecisionLog`, `kamon simulate --decisions`; `kamon.sim.story`).
 """
 
 from __future__ import annotations
@@ -55,14 +56,16 @@ class Played:
     seconds: list[float] | None = None  # wall clock per seat, when timed
     cpu_seconds: list[float] | None = None  # process CPU per seat, when timed
     trace: GameTrace | None = None
+    log: DecisionLog | None = None
 
 
 def play(game: str, players: int, seed: int, lineup: Sequence[str],
          options: Mapping[str, Any], rotation: int = 0, *, timed: bool = False,
-         traced: bool = True) -> Played:
+         traced: bool = True, logged: bool = False) -> Played:
     """Play deal `seed` with `lineup[p]` in seat p, seeded by `seat_seed` for `rotation`,
     to the end. `timed`: measure each seat's thinking time (wall and CPU); `traced`:
-    gather the game-level columns (`GameTrace`)."""
+    gather the game-level columns (`GameTrace`); `logged`: keep one entry per decision
+    (`DecisionLog`; off by default, so a run that does not ask pays one test a decision)."""
     state = new_state(game, players, seed, options)
     start = state.clone()
     bots = [make_agent(name, seat_seed(seed, rotation, players, p), game=game)
@@ -71,6 +74,7 @@ def play(game: str, players: int, seed: int, lineup: Sequence[str],
     seconds = [0.0] * len(bots) if timed else None
     cpu = [0.0] * len(bots) if timed else None
     trace = GameTrace(state) if traced else None
+    log = DecisionLog() if logged else None
     total = 0
     while not state.is_over():
         p = state.to_move
@@ -83,6 +87,8 @@ def play(game: str, players: int, seed: int, lineup: Sequence[str],
         decisions[p] += 1
         if trace is not None:
             trace.before(state)
+        if log is not None:
+            log.before(state)
         if seconds is not None and cpu is not None:
             wall, proc = time.perf_counter(), time.process_time()
             action = bots[p].act(state)
@@ -93,7 +99,9 @@ def play(game: str, players: int, seed: int, lineup: Sequence[str],
         state.apply(action)
         if trace is not None:
             trace.after(state)
-    return Played(start, state, decisions, total, seconds, cpu, trace)
+        if log is not None:
+            log.add(state, p, action)
+    return Played(start, state, decisions, total, seconds, cpu, trace, log)
 
 
 def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
@@ -189,3 +197,38 @@ def leaders_of(state: State) -> list[int]:
     totals = [int(s["total"]) for s in state.scores()]
     best = max(totals)
     return [q + 1 for q, t in enumerate(totals) if t == best]
+
+
+class DecisionLog:
+    """One entry per decision of a game, in order: the round it was taken in (None for a
+    state without `round`), the seat (1..), the action id, and every clan's score total
+    right after it (`scores()`, the solo rival included): what `kamon.sim.story` reads
+    to tell how a game unfolded (lead changes, drama, when it was settled)."""
+
+    __slots__ = ("rounds", "seats", "actions", "totals")
+
+    def __init__(self) -> None:
+        self.rounds: list[int | None] = []
+        self.seats: list[int] = []
+        self.actions: list[int] = []
+        self.totals: list[list[int]] = []
+
+    def before(self, state: State) -> None:
+        """Note the round the decision about to be taken belongs to."""
+        rnd = getattr(state, "round", None)
+        self.rounds.append(rnd if isinstance(rnd, int) else None)
+
+    def add(self, state: State, seat: int, action: Any) -> None:
+        """Log the decision `seat` (0-based) just took: `action` is applied to `state`, so
+        the totals include it."""
+        self.seats.append(seat + 1)
+        self.actions.append(int(getattr(action, "id", action)))
+        self.totals.append([int(s["total"]) for s in state.scores()])
+
+    def columns(self, seed: int, rotation: int) -> dict[str, list[Any]]:
+        """The log as the columns of a decisions table (`kamon.sim.story.DECISION_COLUMNS`)."""
+        n = len(self.seats)
+        return {"seed": [seed] * n, "rotation": [rotation] * n,
+                "decision": list(range(1, n + 1)), "round": list(self.rounds),
+                "seat": list(self.seats), "action": list(self.actions),
+                "scores": [list(t) for t in self.totals]}

@@ -27,6 +27,7 @@ from kamon.sim.analysis import Analysis, Bar, Chart, analyse, pct
 from kamon.sim.metrics import LEADER_PREFIX, Metric, leader_metrics
 from kamon.sim.results import read_results
 from kamon.sim.skill import SkillMatrix
+from kamon.sim.story import STORY_ID, STORY_TITLE, Story, load_story, story_html, story_markdown
 
 ABOVE, EVEN, BELOW = "#2e7d32", "#5c6bc0", "#c62828"  # interval above / around / below even
 WIDTH = 8.5
@@ -59,6 +60,7 @@ class Report:
     markdown: Path
     analysis: Analysis
     figures: int
+    story: Story | None = None  # from the decision logs beside the results, if any
 
 
 def load(path: Path) -> pa.Table:
@@ -215,8 +217,10 @@ def notes_of(analysis: Analysis) -> list[str]:
     return [str(x) for x in game.describe_options(analysis.options)]
 
 
-def html_of(analysis: Analysis, images: Sequence[bytes], source: str) -> str:
-    """The report page: run facts, then each chart's figure, reading and numbers."""
+def html_of(analysis: Analysis, images: Sequence[bytes], source: str,
+            story: Story | None = None) -> str:
+    """The report page: run facts, then each chart's figure, reading and numbers (and the
+    story of a game when the results have decision logs)."""
     esc = html.escape
     game = get_game(analysis.game)
     out = ["<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -236,6 +240,7 @@ def html_of(analysis: Analysis, images: Sequence[bytes], source: str) -> str:
     links = [(c.key, c.title) for c in analysis.charts]
     links += [(METRICS_ID, METRICS_TITLE)] if analysis.metrics else []
     links += [(SKILL_ID, SKILL_TITLE)] if analysis.skill is not None else []
+    links += [(STORY_ID, STORY_TITLE)] if story is not None else []
     out.append("<nav><ol>" + "".join(f'<li><a href="#{key}">{esc(title)}</a></li>'
                                       for key, title in links) + "</ol></nav>")
     for chart, png in zip(analysis.charts, images, strict=True):
@@ -251,12 +256,14 @@ def html_of(analysis: Analysis, images: Sequence[bytes], source: str) -> str:
         out.append("</table></details></section>")
     out += metrics_html(analysis)
     out += skill_html(analysis)
+    out += story_html(story)
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
 
-def markdown_of(analysis: Analysis, source: str) -> str:
-    """The Markdown summary: run facts, then each chart's reading and numbers."""
+def markdown_of(analysis: Analysis, source: str, story: Story | None = None) -> str:
+    """The Markdown summary: run facts, then each chart's reading and numbers (and the
+    story of a game when the results have decision logs)."""
     game = get_game(analysis.game)
     out = [f"# kamon balance report: {game.title}", "",
            f"From `{source}`, by kamon {__version__} (`kamon report`).", ""]
@@ -271,6 +278,7 @@ def markdown_of(analysis: Analysis, source: str) -> str:
         out.append("")
     out += metrics_markdown(analysis)
     out += skill_markdown(analysis)
+    out += story_markdown(story)
     return "\n".join(out)
 
 
@@ -284,13 +292,14 @@ def write_report(results: Path, out: Path | None = None, markdown: Path | None =
         raise KamonError(f"--out {html_path}: the report is an HTML file (.html)")
     md_path = markdown if markdown is not None else html_path.with_suffix(".md")
     analysis = analyse(table)
+    story = load_story(results, table)
     images = [png_of(draw(chart)) for chart in analysis.charts]
     try:
-        html_path.write_text(html_of(analysis, images, results.name), encoding="utf-8")
-        md_path.write_text(markdown_of(analysis, results.name), encoding="utf-8")
+        html_path.write_text(html_of(analysis, images, results.name, story), encoding="utf-8")
+        md_path.write_text(markdown_of(analysis, results.name, story), encoding="utf-8")
     except OSError as exc:
         raise KamonError(f"cannot write the report: {exc.strerror} ({exc.filename})") from None
-    return Report(html_path, md_path, analysis, len(images))
+    return Report(html_path, md_path, analysis, len(images), story)
 
 
 # --- Game-level metrics (sim.metrics): one section after the charts ----------------------

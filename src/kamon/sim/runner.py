@@ -30,6 +30,7 @@ from kamon.core.record import GameRecord
 from kamon.games import get_game
 from kamon.sim import game_loop
 from kamon.sim.results import RunKey, canonical_options, schema_for, table_of
+from kamon.sim.story import concat_decisions, decisions_table
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class SimSpec:
     options: Mapping[str, Any] = field(default_factory=dict)
     records: bool = False
     rotate: bool = False  # play every seed from each rotation of the seats
+    decisions: bool = False  # keep every game's per-decision log (kamon.sim.story)
 
     @property
     def rotations(self) -> int:
@@ -82,6 +84,7 @@ class Batch:
     table: pa.Table
     records: list[dict[str, Any]] | None = None
     worker: int = 0  # the process id that played it
+    decisions: pa.Table | None = None  # the per-decision logs, when the spec asks
 
 
 def new_state(spec: SimSpec, seed: int) -> State:
@@ -109,8 +112,17 @@ def play_seed(spec: SimSpec, seed: int, rotation: int = 0
               ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Play the game of one seed in one rotation of the seats (`game_loop.play`): its rows
     (one per clan) and, if asked, its record."""
+    rows, record, _ = play_logged(spec, seed, rotation)
+    return rows, record
+
+
+def play_logged(spec: SimSpec, seed: int, rotation: int = 0
+                ) -> tuple[list[dict[str, Any]], dict[str, Any] | None,
+                           game_loop.DecisionLog | None]:
+    """`play_seed`, with the game's per-decision log when the spec asks (`decisions`)."""
     lineup = spec.lineup(rotation)
-    played = game_loop.play(spec.game, spec.players, seed, lineup, spec.options, rotation)
+    played = game_loop.play(spec.game, spec.players, seed, lineup, spec.options, rotation,
+                            logged=spec.decisions)
     rows = game_loop.rows_of(spec.game, spec.players, spec.options, lineup, seed, played,
                              rotation, spec.seating)
     record = None
@@ -118,7 +130,7 @@ def play_seed(spec: SimSpec, seed: int, rotation: int = 0
         game = get_game(spec.game)
         record = GameRecord.of(game.name, played.end, seed, dict(spec.options),
                                game.action_text, list(lineup)).to_json()
-    return rows, record
+    return rows, record, played.log
 
 
 def run_batch(spec: SimSpec, first: int, count: int,
@@ -127,12 +139,17 @@ def run_batch(spec: SimSpec, first: int, count: int,
     order); their rows as one table. `on_game()` is called after each game."""
     rows: list[dict[str, Any]] = []
     records: list[dict[str, Any]] | None = [] if spec.records else None
+    logs: list[pa.Table] = []
     for seed in range(first, first + count):
         for rotation in range(spec.rotations):
-            game_rows, record = play_seed(spec, seed, rotation)
+            game_rows, record, log = play_logged(spec, seed, rotation)
             rows.extend(game_rows)
             if records is not None and record is not None:
                 records.append(record)
+            if log is not None:
+                logs.append(decisions_table(log.columns(seed, rotation), spec.key))
             if on_game is not None:
                 on_game()
-    return Batch(first, count, table_of(rows, schema_of(spec)), records, os.getpid())
+    decisions = concat_decisions(logs, spec.key) if spec.decisions else None
+    return Batch(first, count, table_of(rows, schema_of(spec)), records, os.getpid(),
+                 decisions)

@@ -15,6 +15,12 @@ With a `.jsonl` file the records are written in seed order and the run is not re
 With rotated seats (`SimSpec.rotate`) a seed is a deal played from every rotation of the
 seats, all in the same batch: seeds, batches, parts and resumption stay per seed, and
 `played`/`resumed` count seeds (deals); a seed's games are `spec.rotations` times as many.
+
+With `SimSpec.decisions` each batch's per-decision logs are kept too, in the parts'
+`decisions/` folder (written before the batch's results part, so a batch whose results
+are kept has its logs), and merged into `<out stem>.decisions.parquet` beside the results
+(`kamon.sim.story`). A resumed run logs the games it plays; games already in `<out>` keep
+whatever log they had.
 """
 
 from __future__ import annotations
@@ -46,10 +52,12 @@ from kamon.sim.results import (
     write_results,
 )
 from kamon.sim.runner import Batch, SimSpec, run_batch, schema_of
+from kamon.sim.story import concat_decisions, decisions_path, read_decisions, write_decisions
 
 MAX_BATCH = 500  # games per batch at most (a batch is the unit lost on an interruption)
 BATCHES_PER_WORKER = 8
 MANIFEST = "run.json"
+DECISIONS_DIR = "decisions"  # in the parts folder: each batch's decision logs
 PART_PREFIX = "seeds-"
 
 
@@ -121,6 +129,12 @@ class PartStore:
             tmp.write_text(json.dumps(_key_json(self.key)), encoding="utf-8")
             os.replace(tmp, self.dir / MANIFEST)
         name = f"{PART_PREFIX}{batch.first}-{batch.first + batch.count - 1}.parquet"
+        if batch.decisions is not None:  # first: a batch with results has its logs
+            logs = self.dir / DECISIONS_DIR
+            logs.mkdir(exist_ok=True)
+            tmp = logs / (name + ".tmp")
+            pq.write_table(batch.decisions, tmp)
+            os.replace(tmp, logs / name)
         tmp = self.dir / (name + ".tmp")
         pq.write_table(batch.table, tmp)
         os.replace(tmp, self.dir / name)
@@ -128,6 +142,11 @@ class PartStore:
     def tables(self) -> list[pa.Table]:
         """Every part's rows."""
         return [pq.read_table(p) for p in self.paths()]
+
+    def decision_tables(self) -> list[pa.Table]:
+        """Every part's decision logs (of the batches whose results part is there)."""
+        logs = self.dir / DECISIONS_DIR
+        return [pq.read_table(logs / p.name) for p in self.paths() if (logs / p.name).is_file()]
 
     def clear(self) -> None:
         """Remove the parts (after they were merged into the output)."""
@@ -150,6 +169,7 @@ class SimOutcome:
     elapsed: float = 0.0  # seconds spent playing
     records_written: int = 0
     batches: list[tuple[int, int]] = field(default_factory=list)
+    decisions: pa.Table | None = None  # the logs of the games played now, when asked
 
 
 def existing_results(out: Path, key: RunKey) -> pa.Table | None:
@@ -198,6 +218,8 @@ def plan_run(spec: SimSpec, first: int, games: int, out: Path | None = None) -> 
                          "seat) or .jsonl (game records)")
     store = PartStore(out, spec.key)
     earlier = existing_results(out, spec.key)
+    if decisions_path(out).is_file():  # a foreign log beside it is refused before any work
+        read_decisions(decisions_path(out), spec.key)
     done = store.seeds() | (seeds_in(earlier) if earlier is not None else set())
     missing = [s for s in range(first, first + games) if s not in done]
     return SimPlan(spec, first, games, out, missing, store, earlier)
@@ -216,6 +238,7 @@ def run_plan(plan: SimPlan, backend: Backend, size: int | None = None,
     outcome.batches = plan_batches(plan.missing, batch_size(len(plan.missing),
                                                             backend.workers, size))
     fresh: list[pa.Table] = []
+    logs: list[pa.Table] = []
     records = out is not None and out.suffix.lower() == ".jsonl"
     sink = _RecordSink(out, outcome.batches) if records and out is not None else None
     start = time.perf_counter()
@@ -225,6 +248,8 @@ def run_plan(plan: SimPlan, backend: Backend, size: int | None = None,
                 store.write(batch)
             else:
                 fresh.append(batch.table)
+            if batch.decisions is not None:
+                logs.append(batch.decisions)
             if sink is not None:
                 sink.add(batch)
             outcome.played += batch.count
@@ -232,9 +257,12 @@ def run_plan(plan: SimPlan, backend: Backend, size: int | None = None,
         outcome.elapsed = time.perf_counter() - start
         if sink is not None:
             outcome.records_written = sink.close()
+    if spec.decisions:
+        outcome.decisions = concat_decisions(logs, spec.key)
     if store is None or out is None:
         outcome.table = sort_and_dedupe(concat(fresh, schema))
         return outcome
+    _merge_decisions(store, out, spec)
     parts = store.tables()
     earlier = [plan.earlier] if plan.earlier is not None else []
     merged = sort_and_dedupe(concat([*earlier, *parts], schema))
@@ -245,6 +273,17 @@ def run_plan(plan: SimPlan, backend: Backend, size: int | None = None,
                    pc.less(merged["seed"], plan.first + plan.games))
     outcome.table = merged.filter(mask)
     return outcome
+
+
+def _merge_decisions(store: PartStore, out: Path, spec: SimSpec) -> None:
+    """Merge the parts' decision logs into the decisions file beside `out` (kept as it was
+    when there are none)."""
+    parts = store.decision_tables()
+    if not parts:
+        return
+    path = decisions_path(out)
+    earlier = [read_decisions(path, spec.key)] if path.is_file() else []
+    write_decisions(concat_decisions([*earlier, *parts], spec.key), path)
 
 
 def run_simulation(spec: SimSpec, first: int, games: int, backend: Backend,
