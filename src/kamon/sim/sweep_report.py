@@ -49,13 +49,13 @@ def difference_text(metric: Metric, d: Difference | None) -> tuple[str, str]:
         return "base", ""
     if math.isnan(d.estimate):
         return "-", "-"
-    scale, unit = (100.0, " points") if metric.rate else (1.0, "")
+    scale, unit, dp = (100.0, " points", 1) if metric.rate else (1.0, "", 2)
     if math.isinf(d.low) or math.isinf(d.high):
-        return f"{scale * d.estimate:+.1f}{unit}", "-"
+        return f"{scale * d.estimate:+.{dp}f}{unit}", "-"
     if d.low == d.high:  # every paired game moved by the same amount
-        return f"{scale * d.estimate:+.1f}{unit}", "exactly (every game the same)"
-    return (f"{scale * d.estimate:+.1f}{unit}",
-            f"{scale * d.low:+.1f} to {scale * d.high:+.1f}")
+        return f"{scale * d.estimate:+.{dp}f}{unit}", "exactly (every game the same)"
+    return (f"{scale * d.estimate:+.{dp}f}{unit}",
+            f"{scale * d.low:+.{dp}f} to {scale * d.high:+.{dp}f}")
 
 
 def fit_text(a: SweepAnalysis, metric: Metric) -> str | None:
@@ -199,7 +199,8 @@ def draw_sweep(a: SweepAnalysis) -> Figure:
                        + target_text(metric, c.target))
         ns = [e.n for e in est]
         n_text = f"{min(ns):,}" if min(ns) == max(ns) else f"{min(ns):,}-{max(ns):,}"
-        ax.set_title(f"{metric.title}\n{games_line(sweep)}; n = {n_text} {metric.unit} "
+        unit = "clans" if metric.unit == "seat results" else metric.unit
+        ax.set_title(f"{metric.title}\n{games_line(sweep)}; n = {n_text} {unit} "
                      "per point", fontsize=9)
         ax.set_ylabel(("%" if metric.rate else "mean") + " (bars: 95% interval)", fontsize=8)
         ax.set_xticks(xs, labels if not numeric else [f"{x:g}" for x in xs])
