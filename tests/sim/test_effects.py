@@ -106,6 +106,8 @@ def test_the_command_resumes_and_writes_the_tables(planted: tuple[Path, EffectsP
     assert meta["cards"][0]["card"] == "405" and meta["column"] == "missions"
     md = (out / "effects.md").read_text(encoding="utf-8")
     assert "| 405 | +5 | 2 → 7 |" in md and "Flagged: 405." in md
+    page = (out / "effects.html").read_text(encoding="utf-8")
+    assert page.count("<tr>") == 6 and "<td data-v=\"1.0\">1.000</td>" in page
 
 
 @pytest.mark.parametrize(("args", "message"), [

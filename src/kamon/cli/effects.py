@@ -33,7 +33,7 @@ def effects(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to simulate")],
     out: Annotated[Path, typer.Option(
         help="folder: base.parquet and one results file per card (resumable), and the "
-             "tables effects.md, effects.csv, effects.json")],
+             "tables effects.html (sortable), effects.md, effects.csv, effects.json")],
     cards: Annotated[list[str] | None, typer.Option(
         help="card ids to change (comma-separated or repeated), each optionally with its "
              "own change: 715,716:+5 (default: every card of the game's default kind: "
@@ -121,5 +121,5 @@ def effects(
         flagged = [e.card for e in found if e.flagged]
         console.print(Text(f"Flagged (more than chance): {', '.join(flagged)}" if flagged
                            else "No card flagged: no change is more than chance here."))
-        console.print(Text(f"tables: {files.markdown}, {files.csv}, {files.json}",
+        console.print(Text(f"tables: {files.html}, {files.markdown}, {files.csv}, {files.json}",
                            style="green"))

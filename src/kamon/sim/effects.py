@@ -30,6 +30,7 @@ on the local pool or Ray): `DIR/base.parquet` and `DIR/<card>_<change>.parquet`.
 from __future__ import annotations
 
 import csv
+import html
 import importlib.resources
 import io
 import json
@@ -49,6 +50,7 @@ from kamon.core.overlay_paths import Step, Vary, overlay_for, parse_path
 from kamon.games import get_game
 from kamon.sim.backends import Backend
 from kamon.sim.compare import game_ids, paired_games, rotation_span
+from kamon.sim.report import CSS
 from kamon.sim.results import canonical_options
 from kamon.sim.runner import SimSpec, new_state
 from kamon.sim.simulation import SimPlan, plan_run, run_plan
@@ -491,6 +493,46 @@ def markdown(plan: EffectsPlan, effects: Sequence[CardEffect]) -> str:
     return "\n".join(lines)
 
 
+# Click a column's header to sort by it (numbers by their data-v value, else the text).
+_SORT_JS = """
+document.querySelectorAll('th').forEach((th, i) => th.addEventListener('click', () => {
+  const body = th.closest('table').tBodies[0], rows = [...body.rows];
+  const key = r => { const c = r.cells[i]; return c.dataset.v !== undefined
+    ? parseFloat(c.dataset.v) : c.textContent; };
+  const dir = th.dataset.dir = th.dataset.dir === 'desc' ? 'asc' : 'desc';
+  rows.sort((a, b) => { const x = key(a), y = key(b);
+    const o = typeof x === 'number' ? (isNaN(x) ? 1 : isNaN(y) ? -1 : x - y)
+      : String(x).localeCompare(String(y));
+    return dir === 'asc' ? o : -o; });
+  rows.forEach(r => body.appendChild(r)); }));
+"""
+
+
+def html_page(plan: EffectsPlan, effects: Sequence[CardEffect]) -> str:
+    """The effects table as one HTML page whose columns sort on a click."""
+    md = markdown(plan, effects).splitlines()
+    keys = [None, None, None, "games", "holders_base", "win_base", "win_diff", "adjusted_p",
+            None, "score_diff", "same_diff", "hold_diff", "first_diff"]
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in COLUMNS)
+    intro = md[2].replace("`", "").replace("*", "")  # Markdown's marks, not HTML's
+    body = []
+    for e in effects:
+        rec = record(e)
+        cells = []
+        for k, text in zip(keys, row_cells(e), strict=True):
+            v = rec.get(k) if k else None
+            attr = (f' data-v="{v if isinstance(v, int | float) and math.isfinite(v) else "NaN"}"'
+                    if k else "")
+            cells.append(f"<td{attr}>{html.escape(text)}</td>")
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>"
+            f"{html.escape(md[0].lstrip('# '))}</title><style>{CSS}</style></head><body>"
+            f"<h1>{html.escape(md[0].lstrip('# '))}</h1><p>{html.escape(intro)}</p>"
+            f"<p>Click a column's header to sort by it.</p><table><thead><tr>{head}</tr>"
+            f"</thead><tbody>{''.join(body)}</tbody></table><p>{html.escape(md[-2])}</p>"
+            f"<script>{_SORT_JS}</script></body></html>\n")
+
+
 @dataclass
 class EffectsFiles:
     """Where the tables went."""
@@ -498,12 +540,14 @@ class EffectsFiles:
     markdown: Path
     csv: Path
     json: Path
+    html: Path
 
 
 def write_effects(plan: EffectsPlan, effects: Sequence[CardEffect]) -> EffectsFiles:
-    """Write effects.md, effects.csv and effects.json into the plan's folder."""
+    """Write effects.md, effects.csv, effects.json and effects.html into the plan's folder."""
     files = EffectsFiles(plan.out / "effects.md", plan.out / "effects.csv",
-                         plan.out / "effects.json")
+                         plan.out / "effects.json", plan.out / "effects.html")
+    files.html.write_text(html_page(plan, effects), encoding="utf-8")
     files.markdown.write_text(markdown(plan, effects), encoding="utf-8")
     records = [record(e) for e in effects]
     buf = io.StringIO()
