@@ -202,9 +202,11 @@ class Trial:
     table: pa.Table | None = None
 
     def label(self, search: Search) -> str:
-        """'cp=7, vp=3' (each path's last key)."""
-        return ", ".join(f"{p.path.rsplit('.', 1)[-1]}={_show(v)}"
-                         for p, v in zip(search.params, self.values, strict=True))
+        """'plant_1.cp=7, 715.amount=3' (each path's item and last key)."""
+        return ", ".join(
+            f"{(p.vary.component + '.') if p.vary.component else ''}"
+            f"{p.path.rsplit('.', 1)[-1]}={_show(v)}"
+            for p, v in zip(search.params, self.values, strict=True))
 
 
 def _show(v: Any) -> str:
@@ -350,6 +352,7 @@ class Versus:
     variant: float
     original: float
     diff: Difference | None  # None for a max_ metric (a different item may lead)
+    leaders: tuple[str, str] = ("", "")  # a max_ metric's leading item: variant, original
 
 
 def versus_original(search: Search, trial: Trial, original: pa.Table) -> list[Versus]:
@@ -362,6 +365,12 @@ def versus_original(search: Search, trial: Trial, original: pa.Table) -> list[Ve
     out = []
     for g in search.goals:
         d = None
+        m = _MAX.match(g.metric)
+        if m:
+            leaders = (max_holder_rate(trial.table, m.group(1))[1],
+                       max_holder_rate(original, m.group(1))[1])
+            out.append(Versus(g, trial.metrics[g.metric], base[g.metric], None, leaders))
+            continue
         if not _MAX.match(g.metric) and not (g.metric.startswith(("users_", "use_"))
                                              and not columns):
             sums = [per_game(g.metric, t, users_mask(t, columns, search.component), games)
@@ -393,7 +402,8 @@ def rate_or_mean(metric: str, x: float) -> str:
 def versus_text(v: Versus) -> tuple[str, str]:
     """The paired difference and its 95% interval ('+2.1 points', '-0.4 to +4.6')."""
     if v.diff is None:
-        return "-", "(the leading item may differ: not paired)"
+        return "-", (f"not paired: the leading item is {v.leaders[0] or '-'} in the variant, "
+                     f"{v.leaders[1] or '-'} in the original")
     scale, unit = (100.0, " points") if is_rate(v.goal.metric) else (1.0, "")
     d = v.diff
     if math.isnan(d.estimate):
