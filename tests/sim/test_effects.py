@@ -159,3 +159,15 @@ def test_changes_and_holders() -> None:
     table = pa.table({"missions": ["405 Naniwa;715 Contribution", "4050 X", "", None,
                                    "40 Y;405"]})
     assert _holds(table, "missions", "405").tolist() == [True, False, False, False, True]
+
+
+def test_a_base_overlay_is_the_value_changed_from(tmp_path: Path) -> None:
+    """With --data-overlay the base is itself a variant: 405 at 6 VP moves to 7, and a +0
+    change is that base (one run planned, nothing played yet)."""
+    overlay = {"cards": [{"id": "405", "function": {"vp": {"amount": 6}}}]}
+    plan = plan_effects("clansman", 4, ["random"] * 4, {"data_overlay": overlay},
+                        parse_cards(["405:+1,406:+0"], Change("=", 0)),
+                        values_for("clansman", None, None), 0, 5, tmp_path / "o")
+    (v405, v406) = plan.variants
+    assert (v405.before, v405.after) == (6, 7) and v406.run is plan.base
+    assert len(plan.runs()) == 2 and plan.to_play == 10
