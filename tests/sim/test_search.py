@@ -73,6 +73,13 @@ def test_search_reports_best_variants_and_resumes(tmp_path: Path) -> None:
     res = CliRunner(env=ENV).invoke(app, [*ARGS, "--out", str(out)])
     assert res.exit_code == 0 and "0 games played now" in res.output, res.output
     assert (out / "search.md").read_text() == md
+    more = [a if a != "3" else "5" for a in ARGS]  # --trials 5: the first 3 again, then 2
+    res = CliRunner(env=ENV).invoke(app, [*more, "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    played = int(res.output.split(" games played now")[0].split()[-1])
+    assert played <= 20
+    rows = [line for line in md.splitlines() if line.startswith(("| 1 |", "| 2 |", "| 3 |"))]
+    assert all(r in (out / "search.md").read_text() for r in rows)
 
 
 @pytest.mark.parametrize(("args", "message"), [

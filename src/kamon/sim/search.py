@@ -53,6 +53,7 @@ from kamon.sim.sweep import (
 from kamon.sim.sweep_fit import common_games, paired_difference, per_game
 
 MIN_HOLDERS = 20
+STARTUP = 4  # TPE's random trials before it models the misses
 _RANGE = re.compile(r"^\s*(-?[0-9.]+)\s*\.\.\s*(-?[0-9.]+)\s*$")
 _GOAL = re.compile(r"^\s*([A-Za-z0-9_]+)\s*(<=|=)\s*(\S+?)\s*$")
 _MAX = re.compile(r"^max_([A-Za-z0-9_]+)_win_rate$")
@@ -317,8 +318,8 @@ def run_search(search: Search, trials: int, backend: Backend,
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    sampler = optuna.samplers.TPESampler(seed=search.seed, n_startup_trials=min(
-        10, max(2, trials // 3)))
+    # a fixed count of random first trials: a longer rerun repeats the shorter one's trials
+    sampler = optuna.samplers.TPESampler(seed=search.seed, n_startup_trials=STARTUP)
     study = optuna.create_study(direction="minimize", sampler=sampler)
     folder = search.out / "trials"
     folder.mkdir(parents=True, exist_ok=True)
