@@ -520,7 +520,8 @@ def shared_wins(run: Run) -> tuple[np.ndarray, np.ndarray]:
 Measure = tuple[str, str, tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
-def game_family(b: Run, v: Run, design: str) -> tuple[Family, list[str], list[MetricPair]]:
+def game_family(b: Run, v: Run, design: str, summary: bool = True
+                ) -> tuple[Family, list[str], list[MetricPair]]:
     """Per game: its length, the margin of victory, shared wins, and the game-level
     metrics (`kamon.sim.metrics`) that have a value per game."""
     fam = Family("game", "Per game: length, margin of victory and game-level metrics",
@@ -533,11 +534,11 @@ def game_family(b: Run, v: Run, design: str) -> tuple[Family, list[str], list[Me
         ("shared wins", "The share of games with a shared win", shared_wins(b),
          shared_wins(v)),
     ]
-    extra, notes, summary = plugin_metrics(b, v)
+    extra, notes, pairs = plugin_metrics(b, v, summary)
     measures += extra
     for subject, what, sb, sv in measures:
         compare_sums(fam, {subject: sb}, {subject: sv}, design, {subject: what}, [subject])
-    return fam, notes, summary
+    return fam, notes, pairs
 
 
 # --- game-level metrics (kamon.sim.metrics): the one place they plug in ---------------------
@@ -553,7 +554,8 @@ class MetricPair:
     variant: Any
 
 
-def plugin_metrics(b: Run, v: Run) -> tuple[list[Measure], list[str], list[MetricPair]]:
+def plugin_metrics(b: Run, v: Run, summary: bool = True
+                   ) -> tuple[list[Measure], list[str], list[MetricPair]]:
     """The game-level metrics: per-game values to test, notes, and the summary metrics of
     `kamon.sim.metrics.game_metrics` side by side.
 
@@ -582,6 +584,8 @@ def plugin_metrics(b: Run, v: Run) -> tuple[list[Measure], list[str], list[Metri
             measures.append((f"leader after round {r + 1} wins",
                              f"The win share of the leader after round {r + 1}", lb[r],
                              lv[r]))
+    if not summary:
+        return measures, notes, []
     try:
         from kamon.sim.metrics import game_metrics
     except ImportError:  # the module is optional
@@ -621,10 +625,12 @@ def leader_shares(run: Run) -> list[tuple[np.ndarray, np.ndarray]]:
 
 def compare_tables(base: pa.Table, variant: pa.Table, base_name: str = "base",
                    variant_name: str = "variant", paired: bool | None = None,
-                   alpha: float = ALPHA) -> Comparison:
+                   alpha: float = ALPHA, summary: bool = True) -> Comparison:
     """Compare two results tables (variant minus base); `paired=False` forces the unpaired
     design, True requires the paired one, None pairs by game (seed, and rotation of the
-    seats when the files have one) when the runs share most of their games."""
+    seats when the files have one) when the runs share most of their games.
+    `summary=False` leaves out the side-by-side game metrics (shown, never tested: the
+    calibration's many pages do not need them)."""
     check_comparable(base, variant, base_name, variant_name)
     meta = metadata_of(base.schema)
     game, players = str(meta["game"]), int(meta["players"])
@@ -648,7 +654,7 @@ def compare_tables(base: pa.Table, variant: pa.Table, base_name: str = "base",
         b, v = Run.of(base, all_b, span), Run.of(variant, all_v, span)
         why = unpaired_reason(all_b, all_v, paired is False)
     wins, groups = win_families(b, v, design, game)
-    per_game, game_notes, metric_pairs = game_family(b, v, design)
+    per_game, game_notes, metric_pairs = game_family(b, v, design, summary)
     families = [*wins, *score_families(b, v, design), per_game, *groups]
     notes += game_notes
     findings = [f for fam in families for f in fam.findings]

@@ -23,6 +23,7 @@ interval by default and a two-sided p-value:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -179,8 +180,10 @@ def t_cdf(t: float, df: float) -> float:
     return 1.0 - tail if t >= 0 else tail
 
 
+@functools.lru_cache(maxsize=4096)
 def t_ppf(q: float, df: float) -> float:
-    """The q-quantile of Student's T with df degrees of freedom.
+    """The q-quantile of Student's T with df degrees of freedom (cached: a compare page asks
+    for the same few quantiles dozens of times, each a bisection of ~50 beta functions).
 
     >>> round(t_ppf(0.975, 4), 4)
     2.7764
@@ -267,6 +270,16 @@ def paired_ratio(num_x: np.ndarray, den_x: np.ndarray, num_y: np.ndarray, den_y:
 
 SWAP_DRAWS = 20_000  # Monte Carlo draws of `swap_test` (p resolution 1 / 20,001)
 SWAP_EXACT = 14  # games that differ: up to this many, every swap is enumerated (2^14)
+SWAP_CHUNK = 1_000  # Monte Carlo draws at a time ...
+SWAP_STOP = 0.1  # ... stopping once this share of them is as extreme (p about 0.1 or more)
+
+
+@functools.lru_cache(maxsize=SWAP_EXACT + 1)
+def _every_swap(k: int) -> np.ndarray:
+    """The 2^k ways of swapping k games, one a row (1: kept), built once per k."""
+    out = ((np.arange(2 ** k)[:, None] >> np.arange(k)) & 1).astype(float)
+    out.flags.writeable = False
+    return out
 
 
 def swap_test(num_x: np.ndarray, den_x: np.ndarray, num_y: np.ndarray, den_y: np.ndarray,
@@ -278,7 +291,11 @@ def swap_test(num_x: np.ndarray, den_x: np.ndarray, num_y: np.ndarray, den_y: np
     Used for paired groups held in few games, where the delta method's t is far from its
     nominal level (8.3% of paired A/A pages flagged; bench/bench_calibration.py). The
     Monte Carlo p counts the observed assignment ((1 + hits) / (1 + draws)), so it is
-    never 0 and stays valid; the seed makes the page reproducible.
+    never 0 and stays valid; the seed makes the page reproducible. It stops early (after
+    1,000 draws or more) once a tenth of the draws are as extreme, as in Besag and
+    Clifford's sequential p-values: such a p is above every threshold of a 5% page, and
+    the null groups of an A/A page cost 1,000 draws instead of 20,000 (one compare page
+    of 82 tests in I, Clansman: ~0.3 s of swap tests instead of ~4 s on this machine).
 
     >>> one = np.ones(3)
     >>> swap_test(np.array([1., 1, 1]), one, np.zeros(3), one)  # 2 of 8 swaps as extreme
@@ -306,18 +323,17 @@ def swap_test(num_x: np.ndarray, den_x: np.ndarray, num_y: np.ndarray, den_y: np
     observed = float(stat(np.ones((1, len(nx))))[0]) * (1.0 - 1e-9)
     k = len(nx)
     if k <= SWAP_EXACT:
-        flips = ((np.arange(2 ** k)[:, None] >> np.arange(k)) & 1).astype(float)
-        return float(np.mean(stat(flips) >= observed))
+        return float(np.mean(stat(_every_swap(k)) >= observed))
     rng = np.random.default_rng(seed)
-    hits = 0
-    chunk = max(1, min(draws, 4_000_000 // k))
-    done = 0
+    hits = done = 0
     while done < draws:
-        m = min(chunk, draws - done)
-        hits += int(np.count_nonzero(stat(rng.integers(0, 2, size=(m, k)).astype(float))
-                                     >= observed))
+        m = min(SWAP_CHUNK, draws - done)
+        flips = rng.random((m, k)) < 0.5
+        hits += int(np.count_nonzero(stat(flips.astype(float)) >= observed))
         done += m
-    return (1.0 + hits) / (1.0 + draws)
+        if hits >= SWAP_STOP * done:  # p near SWAP_STOP or above: no test's business
+            break
+    return (1.0 + hits) / (1.0 + done)
 
 
 def welch(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray,
