@@ -52,8 +52,9 @@ def sweep(
              "users_mean_<category> (default: users_win_rate, use_rate, seat1_win_rate, "
              "mean_total)")] = None,
     target: Annotated[list[str] | None, typer.Option(
-        help="METRIC=VALUE: name the value closest to it, e.g. users_win_rate=0.5 "
-             "(default for a win rate: the fair share 1/players)")] = None,
+        help="METRIC=VALUE: the value meeting it, from a line fitted to the metric with a "
+             "bootstrap interval (values that are not numbers: the closest), e.g. "
+             "users_win_rate=0.5 (default for a win rate: the fair share 1/players)")] = None,
     base: Annotated[str | None, typer.Option(
         help="the value every other is compared with game by game (paired, on the shared "
              "seeds), as written in --vary, e.g. 9 (the printed value); two --vary: "

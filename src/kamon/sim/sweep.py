@@ -24,9 +24,14 @@ rates, Student's t for means) are:
   `mean_gardeners`...), the interval over games; `users_mean_<category>`: the same for
   the clans that used the component.
 
-With a target (`users_win_rate=0.5`; a win rate's default is the fair share, 1 / clans)
-the report (`sim.sweep_report`) names the value whose estimate comes closest and its
-interval.
+Every point is also compared with a base point (`--base`; default the first) game by
+game on the shared seeds (`sim.sweep_fit`: a paired t, or the delta method by game for a
+rate over a varying number of clans). With a target (`users_win_rate=0.5`; a win rate's
+default is the fair share, 1 / clans) and a numeric axis, a weighted line is fitted and
+solved for the value meeting the target, with a bootstrap interval over the shared games;
+otherwise the report (`sim.sweep_report`) names the value whose estimate comes closest.
+Users are counted by clan (once however many times a clan holds the component), as
+`compare` counts holders.
 """
 
 from __future__ import annotations
