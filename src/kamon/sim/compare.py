@@ -525,7 +525,7 @@ def game_family(b: Run, v: Run, design: str, summary: bool = True
     """Per game: its length, the margin of victory, shared wins, and the game-level
     metrics (`kamon.sim.metrics`) that have a value per game."""
     fam = Family("game", "Per game: length, margin of victory and game-level metrics",
-                 "mean", note="Each game counts once.")
+                 "mean", note="Each game counts once.", counted="games")
     measures: list[Measure] = [
         ("length (decisions)", "The game length (decisions)",
          b.per_game(_np(b.table, "game_decisions")), v.per_game(_np(v.table, "game_decisions"))),
