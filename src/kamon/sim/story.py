@@ -389,8 +389,8 @@ STORY_TITLE = "The story of a game"
 STORY_INTRO = (
     "From the per-decision logs (kamon simulate --decisions): how the lead moved during a "
     "game, how often the eventual winner was behind and by how much, and from which point "
-    "the winner was never behind again; then the win rates of each seat's first pick and "
-    "of the order of first moves. Means have normal 95% intervals, rates Wilson ones. "
+    "the winner was never behind again; then the win rates of each seat's first pick, of "
+    "the actions of its first round and of the order of first moves. Means have normal 95% intervals, rates Wilson ones. "
     "Early choices show what goes with winning, not what causes it.")
 
 
