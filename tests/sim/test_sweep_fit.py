@@ -97,6 +97,26 @@ def test_fit_on_an_exact_line_and_a_flat_one() -> None:
     assert fit_target([1.0], [(base, ones)], 0.5) is None
 
 
+def test_a_rate_bent_across_the_range_needs_the_logistic_fit() -> None:
+    """A win rate rising as a logistic centred off the swept values (p(x) = 1 / (1 +
+    exp(-(x - 3) / 1.5)), target p(5)): the straight line misses 5, the logit fit holds it."""
+    rng = np.random.default_rng(5)
+    u = rng.random(1000)
+    ones = np.ones(1000)
+    xs = [2.0, 4.0, 8.0]
+
+    def p(x: float) -> float:
+        """The true win rate at x."""
+        return 1 / (1 + math.exp(-(x - 3) / 1.5))
+
+    points = [((u < p(x)).astype(float), ones) for x in xs]
+    line = fit_target(xs, points, p(5.0), boot=500)
+    curve = fit_target(xs, points, p(5.0), boot=500, logistic=True)
+    assert line is not None and curve is not None and curve.logistic
+    assert not line.low <= 5 <= line.high
+    assert curve.low <= 5 <= curve.high and curve.at(5.0) == pytest.approx(p(5.0), abs=0.03)
+
+
 ARGS = ["sweep", "white-castle", "--vary", "gardens.cards[id=plant_5].cp=2,8", "--games", "4",
         "--players", "2", "--agents", "random", "--jobs", "1"]
 

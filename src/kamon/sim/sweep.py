@@ -527,7 +527,7 @@ def analyse_sweep(sweep: Sweep, metrics: Sequence[str] = (),
                              paired_difference(s, ref) for i, s in enumerate(sums)]
         if m.key in closest and numeric_axis(sweep):
             fit = fit_target([float(p.values[0]) for p in sweep.points], sums,
-                             closest[m.key].target, seed=sweep.seed)
+                             closest[m.key].target, seed=sweep.seed, logistic=m.rate)
             if fit is not None:
                 out.fits[m.key] = fit
     return out

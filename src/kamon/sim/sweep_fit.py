@@ -6,8 +6,12 @@ Every value of a sweep is played on the same deals, so two values are compared b
 clans), far narrower than two independent intervals.
 
 The **fit** replaces "the value whose estimate comes closest": a straight line of the
-metric against a numeric value, weighted by each point's precision (1 / its bootstrap
-variance), solved for the value x* where it meets the target. Its 95% interval is a
+metric (of its logit for a rate: a logistic curve, which bends as rates do near 0 and 1)
+against a numeric value, weighted by each point's precision (1 / its bootstrap
+variance), solved for the value x* where it meets the target. bench/bench_sweep_fit.py
+measures the interval's coverage: a straight line through a bent response misses the
+value entirely (0% coverage for a logistic response off-centre in the swept range),
+the logistic fit holds it (see its docstring for the figures). Its 95% interval is a
 bootstrap over games: the same resampled games for every value (the pairing is kept), the
 line refitted and solved each time, the 2.5th and 97.5th percentiles of x*. Where the
 resampled lines often run flat or the wrong way (more than 2.5% of them) the metric does
@@ -27,6 +31,7 @@ from kamon.sim.results import SCORE_PREFIX
 from kamon.sim.stats import Difference, paired_ratio, paired_t
 
 BOOTSTRAP = 2000
+EPS = 1e-3  # a rate's logit is taken of it kept inside [EPS, 1 - EPS]
 RATES = ("users_win_rate", "use_rate", "seat1_win_rate", "first_player_win_rate")
 
 PerGame = tuple[np.ndarray, np.ndarray]  # (numerator, denominator) per game
@@ -111,6 +116,12 @@ class Fit:
     hi_x: float
     wrong_way: float  # share of bootstrap lines flat or sloping the other way
     boot: int
+    logistic: bool = False  # the line is of the rate's logit
+
+    def at(self, x: float) -> float:
+        """The fitted metric at x (a rate back from its logit)."""
+        z = self.intercept + self.slope * x
+        return 1 / (1 + math.exp(-z)) if self.logistic else z
 
     @property
     def determined(self) -> bool:
@@ -133,10 +144,17 @@ def _lines(xs: np.ndarray, ys: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, n
     return my - b * mx, b
 
 
+def _logit(p: np.ndarray | float) -> np.ndarray:
+    """log(p / (1 - p)), p kept inside [EPS, 1 - EPS] (a rate of 0 or 1 stays finite)."""
+    q = np.clip(np.asarray(p, dtype=float), EPS, 1 - EPS)
+    return np.asarray(np.log(q / (1 - q)))
+
+
 def fit_target(xs: Sequence[float], points: Sequence[PerGame], target: float,
-               boot: int = BOOTSTRAP, seed: int = 0) -> Fit | None:
-    """The weighted line of the metric against the value, x* where it meets `target`, and
-    x*'s bootstrap interval over games; None with fewer than 2 values or no games."""
+               boot: int = BOOTSTRAP, seed: int = 0, logistic: bool = False) -> Fit | None:
+    """The weighted line of the metric (its logit, for a rate: `logistic`) against the
+    value, x* where it meets `target`, and x*'s bootstrap interval over games; None with
+    fewer than 2 values or no games."""
     x = np.asarray(xs, dtype=float)
     if len(x) < 2 or len(set(x.tolist())) < 2 or len(points[0][0]) == 0:
         return None
@@ -145,6 +163,8 @@ def fit_target(xs: Sequence[float], points: Sequence[PerGame], target: float,
     if np.any(den.sum(axis=1) <= 0):
         return None
     y = num.sum(axis=1) / den.sum(axis=1)
+    link = _logit if logistic else np.asarray
+    y, goal = link(y), float(link(target))
     games = num.shape[1]
     rng = np.random.default_rng(seed)
     counts = rng.multinomial(games, np.full(games, 1 / games), size=boot).astype(float)
@@ -153,21 +173,22 @@ def fit_target(xs: Sequence[float], points: Sequence[PerGame], target: float,
     with np.errstate(invalid="ignore", divide="ignore"):
         by = bnum / bden
     ok = np.all(np.isfinite(by), axis=1)
-    by = by[ok]
+    by = link(by[ok])
     var = by.var(axis=0, ddof=1) if len(by) > 1 else np.zeros(len(x))
     w = 1 / np.maximum(var, 1e-12 * max(1.0, float(np.abs(y).max())) ** 2)
     a, b = _lines(x, y[None, :], w)
     a0, b0 = float(a[0]), float(b[0])
-    value = (target - a0) / b0 if b0 != 0 else math.nan
+    value = (goal - a0) / b0 if b0 != 0 else math.nan
     ba, bb = _lines(x, by, w)
     same = np.sign(bb) == np.sign(b0) if b0 != 0 else np.zeros(len(bb), dtype=bool)
     wrong = 1 - float(same.sum()) / boot
     low = high = math.nan
     if b0 != 0 and wrong <= 0.025:
         with np.errstate(invalid="ignore", divide="ignore"):
-            roots = np.where(same, (target - ba) / bb, math.nan)
+            roots = np.where(same, (goal - ba) / bb, math.nan)
         # a wrong-way line counts as missing the target on the far side of both tails
         roots = np.concatenate([roots[same], np.full(boot - int(same.sum()), math.inf)])
         low = float(np.percentile(np.where(np.isinf(roots), -math.inf, roots), 2.5))
         high = float(np.percentile(roots, 97.5))
-    return Fit(target, a0, b0, value, low, high, float(x.min()), float(x.max()), wrong, boot)
+    return Fit(target, a0, b0, value, low, high, float(x.min()), float(x.max()), wrong, boot,
+               logistic)

@@ -67,8 +67,11 @@ def fit_text(a: SweepAnalysis, metric: Metric) -> str | None:
     path = a.sweep.varies[0].path
     why = f"the fair share 1/{a.clans}" if c.default else "the target"
     goal = target_text(metric, f.target)
-    per = (f"{100 * f.slope:+.2f} points" if metric.rate else f"{f.slope:+.3g}")
-    head = (f"Fitted line: {per} per unit of {path}. ")
+    if f.logistic:
+        head = (f"Fitted logistic curve: {100 * f.at(f.lo_x):.1f}% at {f.lo_x:g}, "
+                f"{100 * f.at(f.hi_x):.1f}% at {f.hi_x:g}. ")
+    else:
+        head = f"Fitted line: {f.slope:+.3g} per unit of {path}. "
     if math.isnan(f.value):
         return head + f"It is flat: no value meets {why} ({goal})."
     text = head + f"It meets {why} ({goal}) at {path} = {f.value:.2f}"
@@ -182,9 +185,10 @@ def draw_sweep(a: SweepAnalysis) -> Figure:
                                 markerfacecolor="none", markeredgecolor="#c62828")
         fit = a.fits.get(metric.key)
         if fit is not None:
-            line_x = [min(xs), max(xs)]
-            ax.plot(line_x, [scale * (fit.intercept + fit.slope * x) for x in line_x],
-                    color="#c62828", linewidth=1, label="fitted line")
+            line_x = [min(xs) + (max(xs) - min(xs)) * i / 40 for i in range(41)]
+            ax.plot(line_x, [scale * fit.at(x) for x in line_x], color="#c62828",
+                    linewidth=1, label="fitted " + ("logistic curve" if fit.logistic
+                                                    else "line"))
             if fit.determined and fit.inside:
                 x_lo = max(fit.low, min(xs))
                 x_hi = min(fit.high, max(xs))
