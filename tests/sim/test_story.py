@@ -189,3 +189,18 @@ def test_decisions_needs_a_results_file(tmp_path: Path) -> None:
                                           "--decisions", "--out", str(tmp_path / "g.jsonl")])
     assert res.exit_code != 0 and "--decisions needs --out" in res.output
     assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_the_commands_write_and_read_the_logs(tmp_path: Path) -> None:
+    """`kamon simulate --decisions` says where the logs went; `kamon report` tells the
+    story in its closing lines."""
+    out = tmp_path / "r.parquet"
+    cli = CliRunner(env=ENV)
+    res = cli.invoke(app, ["simulate", "white-castle", "--players", "2", "--games", "2",
+                           "--decisions", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    logged = pq.read_table(decisions_path(out)).num_rows
+    assert logged > 0 and f"{logged:,} decisions of the games played now logged" in res.output
+    res = cli.invoke(app, ["report", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "The story of a game: The lead changed" in res.output
