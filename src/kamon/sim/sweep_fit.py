@@ -162,7 +162,9 @@ def fit_target(xs: Sequence[float], points: Sequence[PerGame], target: float,
     den = np.stack([p[1] for p in points])
     if np.any(den.sum(axis=1) <= 0):
         return None
-    y = num.sum(axis=1) / den.sum(axis=1)
+    # a rate's empirical logit, (wins + 1/2) / (clans + 1): finite at 0% and 100%
+    half = 0.5 if logistic else 0.0
+    y = (num.sum(axis=1) + half) / (den.sum(axis=1) + 2 * half)
     link = _logit if logistic else np.asarray
     y, goal = link(y), float(link(target))
     games = num.shape[1]
@@ -171,7 +173,7 @@ def fit_target(xs: Sequence[float], points: Sequence[PerGame], target: float,
     bden = counts @ den.T  # boot × values
     bnum = counts @ num.T
     with np.errstate(invalid="ignore", divide="ignore"):
-        by = bnum / bden
+        by = (bnum + half) / (bden + 2 * half)
     ok = np.all(np.isfinite(by), axis=1)
     by = link(by[ok])
     var = by.var(axis=0, ddof=1) if len(by) > 1 else np.zeros(len(x))

@@ -79,8 +79,9 @@ def fit_text(a: SweepAnalysis, metric: Metric) -> str | None:
         return text + (f", but {100 * f.wrong_way:.0f}% of {f.boot:,} bootstrap lines over "
                        "the games run flat or the other way: the metric does not clearly "
                        "move with the value over this range, so no interval is given.")
-    lo = "below" if math.isinf(f.low) else f"{f.low:.2f}"
-    hi = "above" if math.isinf(f.high) else f"{f.high:.2f}"
+    span = f.hi_x - f.lo_x  # an end far beyond the swept values is only "beyond" them
+    lo = f"below {f.lo_x - span:g}" if f.low < f.lo_x - span else f"{f.low:.2f}"
+    hi = f"above {f.hi_x + span:g}" if f.high > f.hi_x + span else f"{f.high:.2f}"
     text += (f" (95% interval {lo} to {hi}, a bootstrap of {f.boot:,} resamples of the "
              "shared games).")
     if not f.inside:
