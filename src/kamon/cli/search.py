@@ -34,7 +34,7 @@ def search(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to simulate")],
     vary: Annotated[list[str], typer.Option(
         help="PATH=LOW..HIGH: a component value in overlay terms and its range, e.g. "
-             "gardens.cards[id=plant_1].cp=3..12 (integers when both ends are), or "
+             "gardens.cards\\[id=plant_1].cp=3..12 (integers when both ends are), or "
              "PATH=V1,V2,... to choose among; repeat for several")],
     target: Annotated[list[str], typer.Option(
         help="METRIC=VALUE (come near) or METRIC<=VALUE (stay under), e.g. "

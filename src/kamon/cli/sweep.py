@@ -33,7 +33,7 @@ def sweep(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="game to simulate")],
     vary: Annotated[list[str], typer.Option(
         help="PATH=V1,V2,...: a component value in overlay terms and the values to try, e.g. "
-             "gardens.cards[id=plant_1].cp=6,9,12; or an option of the game, e.g. "
+             "gardens.cards\\[id=plant_1].cp=6,9,12; or an option of the game, e.g. "
              "expert=false,true (its name alone: every value it allows); twice: every pair "
              "of values")],
     out: Annotated[Path, typer.Option(
