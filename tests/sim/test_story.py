@@ -180,6 +180,16 @@ def test_compare_puts_the_stories_side_by_side(runs: dict[str, Path], tmp_path: 
     assert "Not compared: no decision logs (plain.decisions.parquet)" in line
 
 
+def test_the_compare_page_carries_the_story_section(runs: dict[str, Path], tmp_path: Path
+                                                    ) -> None:
+    """kamon compare's HTML page and Markdown summary end with the stories side by side."""
+    from kamon.sim.compare_report import write_comparison
+    made = write_comparison(runs["wc"], runs["wc2"], tmp_path / "c.html")
+    page = made.html.read_text(encoding="utf-8")
+    assert page.index('id="story"') < page.index("</body>")
+    assert "| lead changes per game |" in made.markdown.read_text(encoding="utf-8")
+
+
 def test_decisions_needs_a_results_file(tmp_path: Path) -> None:
     """--decisions without a .parquet/.csv --out is refused with the reason."""
     res = CliRunner(env=ENV).invoke(app, ["simulate", "white-castle", "--games", "1",

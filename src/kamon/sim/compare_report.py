@@ -29,6 +29,7 @@ from kamon.sim.compare import (
     p_text,
 )
 from kamon.sim.report import ABOVE, BELOW, CSS, WIDTH, load, png_of
+from kamon.sim.story import compare_stories
 
 HOW_TO_READ = (
     "How to read it: every difference is the variant minus the base, with its 95% "
@@ -320,9 +321,13 @@ def write_comparison(base: Path, variant: Path, out: Path | None = None,
     comparison = compare_tables(base_table, variant_table, base.name, variant.name, paired)
     drawn = [f for f in comparison.families if f.findings]
     images = [png_of(draw_family(f, comparison)) for f in drawn]
+    story = compare_stories(base, base_table, variant, variant_table)
+    page = html_of(comparison, images)
+    page = page.replace("</body>", "\n".join(story.html) + "\n</body>", 1)
     try:
-        html_path.write_text(html_of(comparison, images), encoding="utf-8")
-        md_path.write_text(markdown_of(comparison), encoding="utf-8")
+        html_path.write_text(page, encoding="utf-8")
+        md_path.write_text(markdown_of(comparison).rstrip("\n") + "\n\n"
+                           + "\n".join(story.markdown), encoding="utf-8")
     except OSError as exc:
         raise KamonError(f"cannot write the comparison: {exc.strerror} ({exc.filename})"
                          ) from None
