@@ -39,6 +39,16 @@ ENV = {"KAMON_DATA_OVERLAY": None, "COLUMNS": "200"}
      "overlay: personal_domain.rows[row=top].spaces_under_workers[space=6] does not exist"),
     ({"board": {"bridges": {"dice_per_colour_by_players": {"5": 3}}}},
      "overlay: board.bridges.dice_per_colour_by_players.5 is not a field (fields: 1, 2, 3, 4)"),
+    # a value of another kind than the data's: never cut or read silently
+    ({"gardens": {"cards": [{"id": "plant_1", "cp": 12.5}]}},
+     "overlay: gardens.cards[id=plant_1].cp is a whole number in the data (9); 12.5 is not"),
+    ({"gardens": {"cards": [{"id": "plant_1", "cp": True}]}},
+     "overlay: gardens.cards[id=plant_1].cp is a whole number in the data (9); true is not"),
+    ({"gardens": {"cards": [{"id": "plant_1", "cp": "12"}]}},
+     "overlay: gardens.cards[id=plant_1].cp is a whole number in the data (9); \"12\" is not"),
+    # a game's name wrapped around the overlay
+    ({"white-castle": {"gardens": {}}}, "overlay: white-castle is a game's name, not a "
+                                        "component: an overlay holds one game's components"),
 ])
 def test_white_castle_overlay_naming_what_does_not_exist_is_refused(
         overlay: dict[str, Any], message: str) -> None:
@@ -51,6 +61,8 @@ def test_white_castle_overlay_naming_what_does_not_exist_is_refused(
 
 @pytest.mark.parametrize(("overlay", "message"), [
     ({"cards": [{"id": "999", "name": "x"}]}, "overlay: cards[id=999] does not exist"),
+    ({"white-castle": {"cards": []}}, "overlay: white-castle is a game's name"),
+    ({"clansman": {"cards": []}}, "overlay: clansman is a game's name"),
     ({"cards": [{"id": "405", "function": {"vpp": {"amount": 3}}}]},
      "overlay: cards[id=405].function.vpp is not a field (fields: items, vp)"),
     ({"rulings": [{"id": "R20", "default": {"602_requires": True}}]},

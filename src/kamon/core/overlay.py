@@ -58,6 +58,11 @@ def check_overlay(base: Any, patch: Any) -> None:
     _shape_of(base, (), shape)
     for k, v in patch.items():
         if k not in base:
+            from kamon.core.registry import known  # (the registry imports the games)
+            if known(k):
+                raise DataError(f"overlay: {k} is a game's name, not a component: an "
+                                "overlay holds one game's components at its top level, "
+                                f"unwrapped (components: {names_text(base)})")
             raise DataError(f"overlay: {k} is not a component of the data "
                             f"(components: {names_text(base)})")
         _check(base[k], v, (k,), k, shape)
@@ -118,6 +123,7 @@ def _check(base: Any, patch: Any, gen: tuple[str, ...], where: str, shape: Shape
             _check(base.get(k) if isinstance(base, dict) else None, v, (*gen, k),
                    f"{where}.{k}", shape)
         return
+    _check_kind(base, patch, where)
     if not (isinstance(base, list) and isinstance(patch, list) and patch):
         return
     key = merge_key(base, patch)
@@ -134,6 +140,34 @@ def _check(base: Any, patch: Any, gen: tuple[str, ...], where: str, shape: Shape
             raise DataError(f"overlay: {here} does not exist (the data does not have "
                             f"{key} {item[key]}; the {key}s are {names_text(index)})")
         _check(index[item[key]], item, (*gen, _ITEM), here, shape)
+
+
+def _kind(value: Any) -> str | None:
+    """The kind of a data value an overlay must keep (None: any, e.g. null or a list)."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    return None
+
+
+def _check_kind(base: Any, patch: Any, where: str) -> None:
+    """A value replacing a number, a flag or text must be of its kind: 12.5 for a whole
+    number would be cut to 12 (or played as 12.5) and `true` read as 1, silently."""
+    kind = _kind(base)
+    if kind is None or isinstance(patch, (dict, list)) or patch is None:
+        return
+    fits = {"true or false": isinstance(patch, bool),
+            "a whole number": isinstance(patch, int) and not isinstance(patch, bool),
+            "a number": isinstance(patch, (int, float)) and not isinstance(patch, bool),
+            "text": isinstance(patch, str)}[kind]
+    if not fits:
+        raise DataError(f"overlay: {where} is {kind} in the data ({json.dumps(base)}); "
+                        f"{json.dumps(patch)} is not")
 
 
 def _merge(base: Any, patch: Any) -> Any:
