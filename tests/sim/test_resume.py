@@ -67,6 +67,23 @@ def test_a_killed_run_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert out.read_bytes() == whole.read_bytes()
 
 
+def test_a_damaged_kept_batch_is_set_aside_and_played_again(tmp_path: Path) -> None:
+    """A part file cut short (a disk error) does not stop the resume with an Arrow error:
+    it is moved aside, said, and its games played again; the file equals a whole run's."""
+    out = tmp_path / "r.parquet"
+    kept = kill_once_parts_exist(out)
+    part = sorted(parts_dir(out).glob("seeds-*.parquet"))[0]
+    part.write_bytes(part.read_bytes()[: part.stat().st_size // 2])
+    res = CliRunner(env=ENV).invoke(app, [*ARGS, "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert f"could not be read ({part.name}): moved aside" in res.output
+    assert f"Resuming: {(kept - 1) * BATCH} of the {GAMES} games" in res.output
+    whole = tmp_path / "whole.parquet"
+    run_simulation(SimSpec("white-castle", 2, ("random", "random"), {}), 7, GAMES,
+                   LocalBackend(1), whole, size=500)
+    assert out.read_bytes() == whole.read_bytes()
+
+
 def test_a_longer_rerun_plays_only_the_new_seeds(tmp_path: Path) -> None:
     """Seeds 0-19 kept; asking for 0-29 plays 10 games and merges them in seed order."""
     spec = SimSpec("white-castle", 2, ("random", "random"), {})

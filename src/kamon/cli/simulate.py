@@ -191,6 +191,9 @@ def simulate(
             console.print(Text(f"  · {line}", style="dim"))
         plan = plan_run(spec, seed, games, out)  # refuses a foreign --out before any work
         unit = "deals" if turns > 1 else "games"
+        for name in plan.store.damaged if plan.store is not None else []:
+            console.print(Text(f"A kept batch could not be read ({name}): moved aside as "
+                               f"{name}.damaged; its games are played again", style="yellow"))
         if plan.resumed:
             console.print(Text(f"Resuming: {plan.resumed} of the {games} {unit} are already in "
                                f"{out}; playing the other {len(plan.missing)}", style="yellow"))

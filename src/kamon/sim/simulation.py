@@ -106,6 +106,23 @@ class PartStore:
                 raise KamonError(f"{self.dir} holds the unfinished run of {old.describe()}, "
                                  f"not of this run ({key.describe()}): finish it with its "
                                  "own command, or remove the folder")
+        self.damaged: list[str] = self._set_aside_damaged()
+
+    def _set_aside_damaged(self) -> list[str]:
+        """Move every part file that cannot be read (a disk error, a hand edit) aside as
+        `<part>.damaged`, its decision log too, so its seeds are played again; the names
+        moved (a resume never stops on a raw Arrow error)."""
+        moved = []
+        for p in self.paths():
+            try:
+                pq.read_table(p, columns=["seed"])
+            except (pa.ArrowException, OSError):
+                os.replace(p, p.with_name(p.name + ".damaged"))
+                log = self.dir / DECISIONS_DIR / p.name
+                if log.is_file():
+                    os.replace(log, log.with_name(log.name + ".damaged"))
+                moved.append(p.name)
+        return moved
 
     def paths(self) -> list[Path]:
         """The part files present."""
