@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kamon.cli import app
+from kamon.games.white_castle.features import value_words
 from kamon.sim.analysis import Analysis, Chart, analyse
 from kamon.sim.backends import LocalBackend
 from kamon.sim.report import draw, numbers, write_report
@@ -101,13 +102,16 @@ def test_white_castle_groupings_match_the_rows(wc: Sim) -> None:
     _, table, a = wc
     rows = table.to_pylist()
     check_rates(chart(a, "by_start_pair"), rates_by(rows, lambda r: [r["start_pair"]]))
+    named = value_words  # the report names each card (the rulebook's name, then its id)
     cards = chart(a, "by_castle_cards")
-    check_rates(cards, rates_by(rows, lambda r: [c for c in r["castle_cards"].split(";") if c]))
+    check_rates(cards, rates_by(rows, lambda r: [named(c) for c in r["castle_cards"].split(";")
+                                                 if c]))
+    assert "Diplomat card" in " ".join(b.label for b in cards.bars)
     took = [r for r in rows if r["castle_cards"]]
     assert cards.rows == len(took) and cards.games == len({r["seed"] for r in took})
     assert cards.title == "Win rate by castle card taken"
     check_rates(chart(a, "by_gardens"),
-                rates_by(rows, lambda r: [g for g in r["gardens"].split(";") if g]))
+                rates_by(rows, lambda r: [named(g) for g in r["gardens"].split(";") if g]))
 
 
 def test_score_boxes_are_the_quartiles_of_each_category(wc: Sim) -> None:

@@ -9,6 +9,7 @@ the row's `win_share` (1/k for one of k shared winners), as in tournaments.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -273,6 +274,9 @@ def grouping_chart(table: pa.Table, spec: Mapping[str, Any], clans: int) -> Char
     bars = group_rates(values, shares, seeds)
     if not bars:
         return None
+    words = spec.get("words")  # the game's words for a value (a card's name), if any
+    if callable(words):
+        bars = [dataclasses.replace(b, label=str(words(b.label))) for b in bars]
     bars.sort(key=lambda b: -b.rate)
     held = pc.not_equal(table[column], "")
     sub = table.filter(held)

@@ -465,8 +465,10 @@ def win_families(b: Run, v: Run, design: str, game: str
         for s in sides:
             s.pop("", None)  # an empty value means "none"
         keys = sorted(set(sides[0]) | set(sides[1]))
+        words = spec.get("words")  # the game's words for a value (a card's name), if any
+        named = {k: str(words(k)) if callable(words) else k for k in keys}
         compare_sums(fam, sides[0], sides[1], design,
-                     {k: f"Holders of {k} ({label})" for k in keys}, keys)
+                     {k: f"Holders of {named[k]} ({label})" for k in keys}, keys)
         if fam.findings or fam.skipped:
             groups.append(fam)
     return out, groups

@@ -25,6 +25,7 @@ from typing import Any
 from kamon.core.game import Features
 from kamon.core.protocol import State
 from kamon.games.white_castle.actions import LOCS
+from kamon.games.white_castle.names import component_name
 
 # Column name -> kind ("str" or "int"), in the order they appear in the results.
 COLUMNS: Mapping[str, str] = {
@@ -44,17 +45,24 @@ COLUMNS: Mapping[str, str] = {
 
 # The groupings `kamon report` draws a win rate for: one value per row ("category"),
 # several `;`-separated values per row ("multi": a row counts once for each value).
+def value_words(value: str) -> str:
+    """A grouping's value as a designer reads it: the rulebook's name, then the id an
+    overlay names it by ('Diplomat card 2 (diplomat_02)')."""
+    name = component_name(value)
+    return value if name == value else f"{name} ({value})"
+
+
 REPORT: Sequence[Mapping[str, Any]] = (
     {"kind": "category", "column": "start_pair", "title": "Win rate by starting pair",
      "label": "starting pair"},
     {"kind": "category", "column": "start_action", "title": "Win rate by starting action card",
-     "label": "starting action card"},
+     "label": "starting action card", "words": value_words},
     {"kind": "multi", "column": "castle_cards", "title": "Win rate by castle card taken",
-     "label": "castle card taken"},
+     "label": "castle card taken", "words": value_words},
     {"kind": "multi", "column": "gardens", "title": "Win rate by garden card used",
-     "label": "garden card with a gardener"},
+     "label": "garden card with a gardener", "words": value_words},
     {"kind": "multi", "column": "yards", "title": "Win rate by training yard used",
-     "label": "training yard with a warrior"},
+     "label": "training yard with a warrior", "words": value_words},
 )
 
 CASTLE_PREFIXES = ("steward_", "diplomat_")
