@@ -40,6 +40,7 @@ class Nim:
     def __init__(self, pile: int, players: int = 2, bag: list[int] | None = None) -> None:
         """A pile of `pile` stones, seat 0 to move."""
         self.pile = pile
+        self.seed = 0  # the protocol's: a toy with nothing dealt
         self.n = players
         self.turn = 0
         self.last: int | None = None
