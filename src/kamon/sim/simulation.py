@@ -106,16 +106,18 @@ class PartStore:
                 raise KamonError(f"{self.dir} holds the unfinished run of {old.describe()}, "
                                  f"not of this run ({key.describe()}): finish it with its "
                                  "own command, or remove the folder")
-        self.damaged: list[str] = self._set_aside_damaged()
+        self._seeds: set[int] = set()  # the seeds the readable parts hold
+        self.damaged: list[str] = self._read_seeds()
 
-    def _set_aside_damaged(self) -> list[str]:
-        """Move every part file that cannot be read (a disk error, a hand edit) aside as
-        `<part>.damaged`, its decision log too, so its seeds are played again; the names
-        moved (a resume never stops on a raw Arrow error)."""
+    def _read_seeds(self) -> list[str]:
+        """Read every part's seeds once; move a part that cannot be read (a disk error, a
+        hand edit) aside as `<part>.damaged`, its decision log too, so its seeds are played
+        again; the names moved (a resume never stops on a raw Arrow error)."""
         moved = []
         for p in self.paths():
             try:
-                pq.read_table(p, columns=["seed"])
+                self._seeds.update(
+                    int(s) for s in pq.read_table(p, columns=["seed"])["seed"].to_pylist())
             except (pa.ArrowException, OSError):
                 os.replace(p, p.with_name(p.name + ".damaged"))
                 log = self.dir / DECISIONS_DIR / p.name
@@ -132,11 +134,8 @@ class PartStore:
                       if p.name.startswith(PART_PREFIX) and p.suffix == ".parquet")
 
     def seeds(self) -> set[int]:
-        """Every seed some part holds."""
-        found: set[int] = set()
-        for p in self.paths():
-            found.update(int(s) for s in pq.read_table(p, columns=["seed"])["seed"].to_pylist())
-        return found
+        """Every seed some part holds (read once, kept up to date by `write`)."""
+        return set(self._seeds)
 
     def write(self, batch: Batch) -> None:
         """Keep a finished batch (whole or not at all)."""
@@ -155,6 +154,7 @@ class PartStore:
         tmp = self.dir / (name + ".tmp")
         pq.write_table(batch.table, tmp)
         os.replace(tmp, self.dir / name)
+        self._seeds.update(int(x) for x in batch.table["seed"].to_pylist())
 
     def tables(self) -> list[pa.Table]:
         """Every part's rows."""
