@@ -26,6 +26,9 @@ checks):
 - `web`: the folder of the browser's files (board.js, board.css, help.js, tutorial.js,
   lobby.svg), served under /static/games/<name>/;
 - `score_labels`: words for the score categories;
+- `card_values`: where `kamon effects` finds the cards it changes by default: the data
+  file in the game's package, the value's path (`*` the card id), the results column of
+  their holders and, optionally, the (field, value) a card must have;
 - `selfplay_setups`: the set-ups a training run deals in turn, `(players, options)`
   each (none: the default player count with what it needs).
 """
@@ -123,6 +126,7 @@ class GameBase:
     stats: Any = None
     presentation: Mapping[str, str] = {}
     score_labels: Mapping[str, str] = {}
+    card_values: Mapping[str, Any] | None = None
     selfplay_setups: Sequence[tuple[int, Mapping[str, Any]]] = ()
 
     def training_setups(self) -> list[tuple[int, dict[str, Any]]]:

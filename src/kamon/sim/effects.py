@@ -47,7 +47,7 @@ import pyarrow as pa
 from kamon.core.errors import KamonError
 from kamon.core.overlay import combine_overlays, merge_overlay
 from kamon.core.overlay_paths import Step, Vary, overlay_for, parse_path
-from kamon.games import get_game
+from kamon.games import games, get_game
 from kamon.sim.backends import Backend
 from kamon.sim.compare import game_ids, paired_games, rotation_span
 from kamon.sim.report import CSS
@@ -76,13 +76,21 @@ class CardValues:
     kind: tuple[str, str] | None = None  # (field, value) a card must have to be a default
 
 
-# The default cards of each game: the kinds compare/report already group by.
-DEFAULTS: Mapping[str, CardValues] = {
-    "clansman": CardValues("kamon.games.clansman", "data/cards.json",
-                           "cards[id=*].function.vp.amount", "missions", ("type", "mission")),
-    "white-castle": CardValues("kamon.games.white_castle", "data/components.json",
-                               "gardens.cards[id=*].cp", "gardens"),
-}
+def defaults(game: str) -> CardValues | None:
+    """The cards `kamon effects` changes by default, as the game declares them in its own
+    folder (`card_values`: the kinds compare/report already group by); None if it has none."""
+    g = get_game(game)
+    d = g.card_values
+    if not d:
+        return None
+    kind = d.get("kind")
+    return CardValues(type(g).__module__, str(d["data_file"]), str(d["path"]),
+                      str(d["column"]), (str(kind[0]), str(kind[1])) if kind else None)
+
+
+def games_with_cards() -> list[str]:
+    """The registered games that declare cards for `kamon effects`."""
+    return [name for name, g in games().items() if g.card_values]
 
 
 @dataclass(frozen=True)
@@ -167,10 +175,11 @@ def values_for(game: str, path: str | None, column: str | None) -> CardValues:
     """The game's CardValues, with `--value-path` / `--column` overriding its defaults;
     KamonError when a game has none and they are not given."""
     g = get_game(game)
-    d = DEFAULTS.get(g.name)
+    d = defaults(g.name)
     if d is None:
         raise KamonError(f"{g.title}: kamon effects knows where the cards of "
-                         f"{', '.join(DEFAULTS)} keep their values, not this game's")
+                         f"{', '.join(games_with_cards())} keep their values, not this "
+                         f"game's (a game declares them as `card_values` in its folder)")
     return CardValues(d.package, d.data_file, path or d.path, column or d.column,
                       d.kind if path in (None, d.path) else None)
 
@@ -565,6 +574,6 @@ def write_effects(plan: EffectsPlan, effects: Sequence[CardEffect]) -> EffectsFi
     return files
 
 
-__all__ = ["ALPHA", "DEFAULTS", "CardEffect", "CardValues", "Change", "EffectsPlan",
-           "analyse_effects", "card_values", "parse_cards", "parse_change", "plan_effects",
+__all__ = ["ALPHA", "CardEffect", "CardValues", "Change", "EffectsPlan",
+           "analyse_effects", "card_values", "defaults", "games_with_cards", "parse_cards", "parse_change", "plan_effects",
            "run_effects", "values_for", "write_effects"]

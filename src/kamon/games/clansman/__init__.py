@@ -100,6 +100,9 @@ class ClansmanGame(GameBase):
     features = lazy(".features", "FEATURES")
     component_texts = lazy(".render", "component_texts")
     stats = lazy(".stats")
+    # kamon effects: the missions' VP (the kind report and compare group by)
+    card_values = {"data_file": "data/cards.json", "path": "cards[id=*].function.vp.amount",
+                   "column": "missions", "kind": ("type", "mission")}
     presentation = {
         # The rulebook's introduction retold; decisions measured with `kamon simulate
         # clansman --players 4 --games 20 --agents normal` (seeds 0-19): 301 a game.

@@ -55,6 +55,9 @@ class WhiteCastleGame(GameBase):
     component_texts = lazy(".render", "component_texts")
     recent = lazy(".recent")
     stats = lazy(".stats")
+    # kamon effects: the ten garden cards' CP (the kind report and compare group by)
+    card_values = {"data_file": "data/components.json", "path": "gardens.cards[id=*].cp",
+                   "column": "gardens"}
     presentation = {
         # The rulebook's introduction retold; decisions measured with `kamon simulate
         # white-castle --players 4 --games 20 --agents normal` (seeds 0-19): 222 a game
