@@ -171,3 +171,23 @@ def test_a_base_overlay_is_the_value_changed_from(tmp_path: Path) -> None:
     (v405, v406) = plan.variants
     assert (v405.before, v405.after) == (6, 7) and v406.run is plan.base
     assert len(plan.runs()) == 2 and plan.to_play == 10
+
+
+def test_a_white_castle_garden_card_raised_by_20_cp_shifts_its_holders_score_by_20(
+        tmp_path: Path) -> None:
+    """The White Castle through the same pipeline: its garden cards' CP from its own
+    folder, the variant's games the base's with plant_1 worth 20 CP more, so each clan
+    holding it scores exactly 20 more (random players do not look at CP) and holds it
+    as often; its holders' win rate cannot fall; plant_2 (+0) is the base's own games."""
+    plan = plan_effects("white-castle", 2, ["random"] * 2, {},
+                        parse_cards(["plant_1:+20,plant_2:+0"], Change("=", 0)),
+                        values_for("white-castle", None, None), 0, 40, tmp_path / "wc")
+    with open_backend("local", 1, None) as backend:
+        run_effects(plan, backend)
+    found = {e.card: e for e in analyse_effects(plan)}
+    assert len(plan.runs()) == 2
+    raised = found["plant_1"]
+    assert (raised.before, raised.after) == (9, 29) and raised.holders_base >= 1
+    assert raised.score.diff.estimate == pytest.approx(20.0)
+    assert raised.hold.diff.estimate == 0 and raised.win.diff.estimate >= 0
+    assert found["plant_2"].score.diff.estimate == 0
