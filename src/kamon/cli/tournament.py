@@ -24,6 +24,7 @@ from kamon.cli.shared import (
     new_game,
     parse_agents,
 )
+from kamon.cli.tournament_round_robin import round_robin_games, run_round_robin, subsets
 from kamon.core.errors import KamonError
 from kamon.games import get_game
 from kamon.sim.backends import check_backend, default_jobs, open_backend
@@ -62,6 +63,20 @@ def tournament_tables(result: TournamentResult) -> list[Any]:
     return [by_agent, by_seat, ratings, closing]
 
 
+def check_seats(names: list[str], seats: int, title: str, round_robin: bool,
+                out: bool) -> None:
+    """Refuse, before any output, more agents than a game seats without --round-robin
+    (and --out with it: a results file holds one lineup's games)."""
+    if round_robin and out:
+        raise KamonError("--out keeps the games of one lineup: with --round-robin write "
+                         "--csv (one row per player of every game), or run each lineup "
+                         "on its own")
+    if not round_robin and len(names) > seats:
+        raise KamonError(f"{len(names)} agents for {seats} seats: this game of {title} has "
+                         f"{seats}; give --round-robin to play every {seats} of them "
+                         "in turn, or --players, or fewer agents")
+
+
 @app.command()
 @game_flags
 def tournament(
@@ -71,10 +86,16 @@ def tournament(
              "path/to/file.py:Name, policy.zip, model.pt; docs/agents.md: a plug-in must be "
              "importable or readable where the games run, every worker and Ray node); seats "
              "rotate between games")] = "hard,normal,easy,random",
-    games: Annotated[int, typer.Option(help="number of games")] = 8,
+    games: Annotated[int, typer.Option(
+        help="number of games (with --round-robin: per table)")] = 8,
     players: Annotated[int | None, typer.Option(
         help="seats per game (default: one per agent, within the game's player counts)")
                        ] = None,
+    round_robin: Annotated[bool, typer.Option(
+        "--round-robin",
+        help="more agents than seats: every combination of --players of them plays "
+             "--games games (seats rotated, the same deals at every table), and one set "
+             "of tables and ratings sums them all")] = False,
     seed: Annotated[int, typer.Option(help="first deal's seed (each deal is played once per "
                                            "seat rotation)")] = 0,
     jobs: JobsOpt = None,
@@ -98,22 +119,34 @@ def tournament(
             raise KamonError(f"--out {out}: write .parquet or .csv (results, one row per game "
                              "and clan)")
         names = parse_agents(agents)
-        check_agents(names, game)  # unknown names, plug-ins that do not load or fit the game
-        opts = options_from_flags(game, option_flags or {})
         seats = players if players is not None else min(max(len(names), game.min_players),
                                                         game.max_players)
+        check_seats(names, seats, game.title, round_robin, out is not None)
+        check_agents(names, game)  # unknown names, plug-ins that do not load or fit the game
+        opts = options_from_flags(game, option_flags or {})
         new_game(game, seats, seed, opts)  # fails early on bad options or player counts
-        console.print(Text(f"Tournament of {game.title}: {games} games, {seats} seats, "
-                           f"agents {', '.join(names)}, seeds from {seed}", style="bold"))
+        if games < 1:
+            raise KamonError("a tournament needs at least one game")
+        tables = len(subsets(names, seats)) if round_robin else 1
+        total = round_robin_games(len(names), seats, games) if round_robin else games
+        console.print(Text(f"Tournament of {game.title}: {total} games, {seats} seats, "
+                           f"agents {', '.join(names)}, seeds from {seed}"
+                           + (f"; round robin: {tables} tables of {seats}, {games} games "
+                              "each" if round_robin else ""), style="bold"))
         if backend == "ray":
             console.print(Text("Connecting to Ray..." if ray_address else
                                f"Starting a local Ray with {jobs} CPU(s)...", style="dim"))
         with open_backend(backend, jobs, ray_address) as where, \
                 games_progress(console) as bar:
-            task = bar.add_task(f"games ({where.label})", total=games)
-            result = run_tournament(game.name, names, games, seats, seed, jobs, opts,
-                                    backend=where, progress=lambda _res: bar.advance(task),
-                                    rows=out is not None)
+            task = bar.add_task(f"games ({where.label})", total=total)
+            if round_robin:
+                result = run_round_robin(game.name, names, games, seats, seed, jobs, opts,
+                                         where, progress=lambda _res: bar.advance(task))
+            else:
+                result = run_tournament(game.name, names, games, seats, seed, jobs, opts,
+                                        backend=where,
+                                        progress=lambda _res: bar.advance(task),
+                                        rows=out is not None)
         for item in tournament_tables(result):
             console.print(item)
         if csv is not None:
