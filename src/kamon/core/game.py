@@ -18,6 +18,8 @@ checks):
   random generator), one part per item; `same_view_for_every_seat`: no seat sees what
   another does not (the server then builds one view a move);
 - `observation`: the research interfaces' vector (`kamon.core.layout.Observation`);
+- `chance_piles(state) -> [PileSpec]`: the hidden piles explicit chance draws lazily
+  (`kamon.core.chance`; none: the generator is the only randomness after the deal);
 - `features`: the simulation results' extra columns (`kamon.core.game.Features`);
 - `component_texts() -> dict`: words for every component (the browser's);
 - `recent`: `party_turns(state, log)`, the last turns of parties without a seat;
@@ -119,6 +121,7 @@ class GameBase:
     evaluation: Any = None
     hidden_key: Callable[[Any], tuple[Any, ...]] | None = None
     same_view_for_every_seat: bool = False
+    chance_piles: Callable[[Any], Sequence[Any]] | None = None
     observation: Any = None
     features: Features = NO_FEATURES
     component_texts: Callable[[], dict[str, Any]] | None = None

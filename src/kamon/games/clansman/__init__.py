@@ -95,6 +95,7 @@ class ClansmanGame(GameBase):
 
     evaluation = lazy(".evaluation")
     hidden_key = lazy(".hidden", "hidden_key")
+    chance_piles = lazy(".hidden", "chance_piles")  # explicit chance (kamon.core.chance)
     same_view_for_every_seat = True  # hands are public (R08): a seat sees what a spectator sees
     observation = lazy(".observation_state", "OBSERVATION")
     features = lazy(".features", "FEATURES")

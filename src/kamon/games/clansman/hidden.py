@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from kamon.core.chance import PileSpec
+from kamon.games.clansman.setup import CENTURIES
 from kamon.games.clansman.state import ClansmanState
 
 
@@ -16,3 +18,12 @@ def hidden_key(state: ClansmanState) -> tuple[Hashable, ...]:
     piles = state.piles
     return (tuple(piles[0]), tuple(piles[1]), tuple(piles[2]), tuple(piles[3]),
             state.rng.state)
+
+
+def chance_piles(state: ClansmanState) -> tuple[PileSpec, ...]:
+    """The hidden piles for explicit chance (kamon.core.chance): the four century piles
+    (4th to 7th), each drawn from its end (`pop()`: the top card is the last element)."""
+    decks = state.data.decks
+    return tuple(PileSpec(f"century {century} pile", "piles", index=c,
+                          cards=tuple(sorted(decks[century])))
+                 for c, century in enumerate(CENTURIES))

@@ -49,6 +49,7 @@ class WhiteCastleGame(GameBase):
 
     evaluation = lazy(".evaluation")
     hidden_key = lazy(".hidden", "hidden_key")
+    chance_piles = lazy(".hidden", "chance_piles")  # explicit chance (kamon.core.chance)
     same_view_for_every_seat = True  # no hand is secret: a seat sees what a spectator sees
     observation = lazy(".observation_state", "OBSERVATION")
     features = lazy(".features", "FEATURES")
