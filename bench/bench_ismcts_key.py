@@ -1,0 +1,242 @@
+"""Benchmark of the OpenSpiel search keys: `information_state_string` and
+`observation_string` deep into a game, and one OpenSpiel ISMCTS step.
+
+Usage: python bench/bench_ismcts_key.py [--games clansman,white-castle] [--reps R]
+                                        [--simulations S] [--steps N] [--seed K]
+
+1. Keys. Per game (I, Clansman 4 players Beginner; The White Castle 4 players), one
+   seeded random game through OpenSpiel; at decisions 50, 200 and the last one, the time
+   of `information_state_string(p)` and `observation_string(p)` of the player to move
+   on a state that has just taken its decision (a clone of the state before it, whose
+   key was asked for, then `apply_action`: what a search pays per node), the median of
+   R repetitions, next to the engine's `apply_action` itself. The key's length too.
+2. ISMCTS. OpenSpiel's Python `ISMCTSBot` (random-rollout evaluator, S simulations,
+   uct_c 2) takes N steps from decisions 50 and 200 of the same game; per step the wall
+   time, and the share spent inside `information_state_string` (the method wrapped with a
+   timer).
+
+Run it on two trees to compare: as is (the working tree), and with
+`PYTHONPATH=/tmp/keys-before/src` (a `git worktree` of the older code) — the script only
+uses OpenSpiel's public API, so it runs on both. `--json FILE` writes the figures, and
+`--compare BEFORE.json AFTER.json` prints the ratios. Prints, never asserts; times are
+wall-clock on a shared machine, so repeat before trusting a small difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import kamon.rl  # noqa: F401  (registers the OpenSpiel games)
+
+pyspiel: Any = None  # imported in main (the rl extra)
+
+GAMES: dict[str, tuple[str, dict[str, Any]]] = {
+    "clansman": ("python_kamon_clansman", {}),
+    "white-castle": ("python_kamon_white_castle", {}),
+}
+POINTS = (50, 200, "end")
+
+
+def with_root_chance(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The parameters plus chance='root' where the game has chance modes (ISMCTS and the
+    perfect-recall key belong to the one-seed root mode; older code has no such mode)."""
+    known = pyspiel.load_game(name).get_parameters()
+    return {**params, "chance": "root"} if "chance" in known else dict(params)
+
+
+def median_ms(run: Callable[[], float], reps: int) -> float:
+    """The median of `reps` timings (each `run()` returns its own seconds), in ms."""
+    return statistics.median(run() for _ in range(reps)) * 1000.0
+
+
+def history_of(name: str, params: dict[str, Any], seed: int) -> list[int]:
+    """The actions (deal included) of one seeded random game."""
+    state = pyspiel.load_game(name, params).new_initial_state()
+    rng = random.Random(seed)
+    state.apply_action(seed % 100)
+    out = [seed % 100]
+    while not state.is_terminal():
+        aid = rng.choice(state.legal_actions())
+        state.apply_action(aid)
+        out.append(aid)
+    return out
+
+
+def at(name: str, params: dict[str, Any], history: list[int], decisions: int) -> Any:
+    """The game state after the deal and `decisions` decisions of `history`."""
+    state = pyspiel.load_game(name, params).new_initial_state()
+    for aid in history[:decisions + 1]:
+        state.apply_action(aid)
+    return state
+
+
+def point_costs(before: Any, aid: int, player: int, reps: int) -> dict[str, float]:
+    """The ms of information_state_string, observation_string and apply_action on clones
+    of `before` that have just taken `aid`, and the key's length."""
+
+    def fresh() -> Any:
+        """A clone of the state before the decision, after taking it."""
+        s = before.clone()
+        s.apply_action(aid)
+        return s
+
+    def timed(method: str) -> Callable[[], float]:
+        """One timing of `method(player)` on a fresh state."""
+        def run() -> float:
+            s = fresh()
+            t0 = time.perf_counter()
+            getattr(s, method)(player)
+            return time.perf_counter() - t0
+        return run
+
+    def apply_time() -> float:
+        """One timing of apply_action (the engine's own cost)."""
+        s = before.clone()
+        t0 = time.perf_counter()
+        s.apply_action(aid)
+        return time.perf_counter() - t0
+
+    return {"info_ms": median_ms(timed("information_state_string"), reps),
+            "obs_ms": median_ms(timed("observation_string"), reps),
+            "apply_ms": median_ms(apply_time, reps),
+            "info_len": len(fresh().information_state_string(player))}
+
+
+def key_costs(name: str, params: dict[str, Any], history: list[int],
+              reps: int) -> dict[str, dict[str, float]]:
+    """Per point (decision 50, 200, the last): `point_costs` of the state just before it,
+    whose key was asked for (so the record is up to date, as in a search)."""
+    out: dict[str, dict[str, float]] = {}
+    last = len(history) - 2  # the last decision's number (1-based), after the deal
+    for point in POINTS:
+        k = last if point == "end" else int(point)
+        if k > last:
+            continue  # a shorter game
+        before = at(name, params, history, k - 1)
+        player = before.current_player()
+        before.information_state_string(player)
+        before.observation_string(player)
+        out[str(point)] = {"decision": k, **point_costs(before, history[k], player, reps)}
+    return out
+
+
+def ismcts_costs(name: str, params: dict[str, Any], history: list[int], simulations: int,
+                 steps: int, seed: int) -> dict[str, dict[str, float]]:
+    """Per starting point: the mean seconds of one ISMCTSBot step and the share of it in
+    information_state_string."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    cls = type(pyspiel.load_game(name, params).new_initial_state())
+    original = cls.information_state_string
+    spent = [0.0]
+
+    def counted(self: Any, player: Any = None) -> str:
+        """information_state_string, timed."""
+        t0 = time.perf_counter()
+        try:
+            return str(original(self, player))
+        finally:
+            spent[0] += time.perf_counter() - t0
+
+    out: dict[str, dict[str, float]] = {}
+    cls.information_state_string = counted
+    try:
+        for point in (50, 200):
+            if point >= len(history) - 2:
+                continue  # a shorter game
+            game = pyspiel.load_game(name, params)
+            rs = np.random.RandomState(seed)
+            bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0,
+                                   simulations, random_state=rs)
+            state = at(name, params, history, point)
+            spent[0] = 0.0
+            t0 = time.perf_counter()
+            for _ in range(steps):
+                if state.is_terminal():
+                    break
+                state.apply_action(bot.step(state))
+            total = time.perf_counter() - t0
+            out[str(point)] = {"step_s": total / steps, "key_share": spent[0] / total}
+    finally:
+        cls.information_state_string = original
+    return out
+
+
+def compare(before_path: str, after_path: str) -> None:
+    """Print the before/after figures of two --json runs and their ratios."""
+    with open(before_path) as f:
+        before = json.load(f)
+    with open(after_path) as f:
+        after = json.load(f)
+    for game in after:
+        if game not in before:
+            continue
+        print(f"== {game}")
+        for point, a in after[game]["keys"].items():
+            b = before[game]["keys"][point]
+            print(f"  decision {a['decision']:4d}: information_state_string "
+                  f"{b['info_ms']:8.3f} -> {a['info_ms']:7.3f} ms "
+                  f"({b['info_ms'] / a['info_ms']:6.1f}x); observation_string "
+                  f"{b['obs_ms']:6.3f} -> {a['obs_ms']:6.3f} ms "
+                  f"({b['obs_ms'] / a['obs_ms']:4.1f}x); apply_action {a['apply_ms']:.3f} ms")
+        for point, a in after[game]["ismcts"].items():
+            b = before[game]["ismcts"][point]
+            print(f"  ISMCTS step from decision {point}: {b['step_s']:.3f} -> "
+                  f"{a['step_s']:.3f} s ({b['step_s'] / a['step_s']:.2f}x); key share "
+                  f"{b['key_share']:.0%} -> {a['key_share']:.0%}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark (or compare two runs) and print the figures."""
+    global pyspiel
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", default="clansman,white-castle")
+    ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--simulations", type=int, default=10)
+    ap.add_argument("--steps", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
+                    help="print two --json runs side by side with ratios")
+    args = ap.parse_args(argv)
+    if args.compare:
+        compare(*args.compare)
+        return 0
+    import pyspiel as spiel
+
+    pyspiel = spiel
+    print(f"kamon from {kamon.rl.__file__}")
+    results: dict[str, Any] = {}
+    for game in args.games.split(","):
+        name, params = GAMES[game]
+        params = with_root_chance(name, params)
+        history = history_of(name, params, args.seed)
+        keys = key_costs(name, params, history, args.reps)
+        print(f"== {game} ({len(history) - 1} decisions)")
+        for point, r in keys.items():
+            print(f"  decision {int(r['decision']):4d} ({point}): information_state_string "
+                  f"{r['info_ms']:8.3f} ms ({int(r['info_len'])} chars), observation_string "
+                  f"{r['obs_ms']:6.3f} ms, apply_action {r['apply_ms']:6.3f} ms")
+        searched = ismcts_costs(name, params, history, args.simulations, args.steps,
+                                args.seed)
+        for point, r in searched.items():
+            print(f"  ISMCTS ({args.simulations} simulations) step from decision {point}: "
+                  f"{r['step_s']:.3f} s, {r['key_share']:.0%} in information_state_string")
+        results[game] = {"keys": keys, "ismcts": searched}
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
