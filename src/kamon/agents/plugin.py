@@ -25,6 +25,9 @@ missing name, a constructor without `seed=`, an object without `act`, a missing 
 unreadable file, a policy whose sizes do not fit the game) is a KamonError saying what
 was wrong and how to fix it. torch and sb3-contrib are imported only when a policy is
 loaded; loaded policies and files are cached per process (a game builds its agents anew).
+Loading a policy (or building a module agent once torch is imported) pins torch to one
+thread in this process (`KAMON_TORCH_THREADS`, kamon.core.threads): a policy acts on one
+observation at a time, where torch's thread pool only costs, several times over in a pool.
 Module and file agents run arbitrary code, and `torch.load` unpickles: use trusted files.
 """
 
@@ -50,6 +53,7 @@ import numpy as np
 from kamon.core.errors import KamonError
 from kamon.core.protocol import Action, State
 from kamon.core.rng import Rng
+from kamon.core.threads import pin_torch
 
 SB3_SUFFIXES = (".zip",)
 TORCH_SUFFIXES = (".pt", ".pth")
@@ -240,6 +244,7 @@ def _build(spec: Spec, seed: int) -> Any:
         raise KamonError(f"agent {spec.text!r}: {call} made a {type(agent).__name__} without "
                          "an act(state) method; an agent needs act(state) (returning one of "
                          "state.legal_actions() or a legal action id) and a name")
+    pin_torch()  # (a module agent may have imported torch: one thread, as for a policy)
     return agent
 
 
@@ -267,13 +272,15 @@ class _Policy:
 
 
 def _import_torch(spec: Spec) -> Any:
-    """torch, or a KamonError saying how to install it."""
+    """torch, pinned to KAMON_TORCH_THREADS threads (default 1), or a KamonError saying
+    how to install it."""
     try:
         import torch
     except ImportError:
         raise KamonError(f"agent {spec.text!r}: a policy needs PyTorch, which is not "
                          "installed: pip install 'kamon[train]' (or pip install torch)"
                          ) from None
+    pin_torch(torch)
     return torch
 
 

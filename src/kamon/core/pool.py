@@ -1,7 +1,8 @@
 """Process pools whose workers never outlive the process that started them: each spawned
 worker exits as soon as its parent is gone, even one killed with SIGKILL (which runs no
-clean-up, and would leave the workers re-parented and waiting forever). The server's
-bots think in one; `kamon simulate` plays its local batches in one."""
+clean-up, and would leave the workers re-parented and waiting forever), and pins torch to
+its thread count if it is already there (`kamon.core.threads`). The server's bots think in
+one; `kamon simulate` plays its local batches in one."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+
+from kamon.core.threads import pin_worker
 
 PARENT_CHECK_SECONDS = 0.25  # how often a worker looks whether its parent is still there
 
@@ -27,7 +30,13 @@ def watch_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, name="kamon-parent-watch", daemon=True).start()
 
 
+def start_worker(parent_pid: int) -> None:
+    """A tied pool's worker initializer: watch the parent, pin torch's threads."""
+    watch_parent(parent_pid)
+    pin_worker()
+
+
 def tied_pool(workers: int) -> ProcessPoolExecutor:
     """`workers` spawned processes tied to this one."""
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=watch_parent, initargs=(os.getpid(),))
+                               initializer=start_worker, initargs=(os.getpid(),))
