@@ -11,9 +11,9 @@ Usage: python bench/bench_ismcts_key.py [--games clansman,white-castle] [--reps 
    key was asked for, then `apply_action`: what a search pays per node), the median of
    R repetitions, next to the engine's `apply_action` itself. The key's length too.
 2. ISMCTS. OpenSpiel's Python `ISMCTSBot` (random-rollout evaluator, S simulations,
-   uct_c 2) takes N steps from decisions 50 and 200 of the same game; per step the wall
-   time, and the share spent inside `information_state_string` (the method wrapped with a
-   timer).
+   uct_c 2) takes N steps from decisions 50 and 200 of the same game (its key asked for
+   once before, as by a bot that played the game so far); per step the wall time, and the
+   share spent inside `information_state_string` (the method wrapped with a timer).
 
 Run it on two trees to compare: as is (the working tree), and with
 `PYTHONPATH=/tmp/keys-before/src` (a `git worktree` of the older code) — the script only
@@ -158,6 +158,9 @@ def ismcts_costs(name: str, params: dict[str, Any], history: list[int], simulati
             bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0,
                                    simulations, random_state=rs)
             state = at(name, params, history, point)
+            # asked before, as by a bot that played the game so far (the old code kept
+            # nothing, the new one renders the record once here)
+            state.information_state_string(state.current_player())
             spent[0] = 0.0
             t0 = time.perf_counter()
             for _ in range(steps):

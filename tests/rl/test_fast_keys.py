@@ -15,7 +15,7 @@ import pytest
 
 import kamon.rl  # noqa: F401  (registers the OpenSpiel games)
 from kamon.games import get_game
-from kamon.rl.encoding import Encoding, encoding, legal_ids
+from kamon.rl.encoding import DESCRIBED, Encoding, encoding, legal_ids
 from kamon.rl.openspiel_game import recall_of, spiel_params
 from kamon.rl.recall import Recall
 from tests.rl.registry import DEFAULTS, SETUPS, SPIEL_NAME
@@ -116,6 +116,22 @@ def test_describe_equals_the_field_by_field_render(game: str, players: int,
             checked += 1
         state.apply(rng.choice(legal_ids(state)))
     assert checked >= 40 or state.is_over()
+
+
+def test_described_texts_are_kept_by_value_type_and_bounded() -> None:
+    """The kept texts are found by the vector's bytes and its type (a float64 copy is
+    described from its own values, never confused), and no more than DESCRIBED are
+    kept."""
+    enc = encoding("clansman")
+    vec = enc.observe(get_game("clansman").new_game(4, seed=2), 0)
+    wide = vec.astype(np.float64)
+    assert enc.describe(wide) == enc.describe(vec) == reference_describe(enc, vec)
+    for k in range(DESCRIBED + 20):
+        other = vec.copy()
+        other[k % enc.size] = 0.5 if other[k % enc.size] != 0.5 else 0.25
+        other[(k // enc.size) + 1] = 1.0
+        assert enc.describe(other) == reference_describe(enc, other)
+    assert len(enc._described) <= DESCRIBED
 
 
 @pytest.mark.parametrize("game", sorted({g for g, _n, _p in KEYED}))

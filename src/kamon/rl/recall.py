@@ -233,24 +233,44 @@ class Recall:
 
         Rendered incrementally: the text so far is kept per player (and shared by copies
         and re-sampled worlds, whose past is the same) and only the decisions since are
-        added, so a search asking after each move pays for one decision, not the game
-        (200 decisions into I, Clansman: 20 ms -> under 0.1 ms for this part;
-        bench/bench_ismcts_key.py). tests/rl/test_fast_keys.py holds it equal to the
-        whole render."""
+        added, for every seat at once (a search asks for each seat in turn, on copies of
+        the state whose renders never come back), so a search asking after each move pays
+        for one decision, not the game: 200 decisions into I, Clansman, 20 ms -> about
+        0.1 ms (bench/bench_ismcts_key.py). tests/rl/test_fast_keys.py holds it equal to
+        the whole render."""
         lay = layout(enc)
         self._check(lay)
+        n = len(self.actions)
+        done = self.texts.get(player)
+        if done is None or done[0] is not enc or done[1] != n:
+            seats = range(self.cursor.num_players) if 0 <= player < \
+                self.cursor.num_players else (player,)
+            decisions: dict[int, str] = {}  # a decision's line: the same for every seat
+            for p in seats:
+                self._extend_text(enc, p, decisions)
+            done = self.texts[player]
+        return done[3]
+
+    def _extend_text(self, enc: Encoding, player: int, decisions: dict[int, str]) -> None:
+        """Bring the player's text up to the last decision (`decisions`: the decisions'
+        lines rendered so far in this call, shared by the seats)."""
+        n = len(self.actions)
         done = self.texts.get(player)
         if done is None or done[0] is not enc:
             done = (enc, 0, 1, "deal:\n" + enc.describe(self.observed(enc, player)[0]))
         _enc, start, r, text = done  # r: the next reveal
-        n = len(self.actions)
         if start == n:
-            return text
+            self.texts[player] = done
+            return
         obs = self.observed(enc, player)
         game = enc.game
         lines = [text]
         for i in range(start + 1, n + 1):
-            lines.append(f"{i} p{self.actors[i - 1]} {game.action_text(self.actions[i - 1])}")
+            line = decisions.get(i)
+            if line is None:
+                line = decisions[i] = \
+                    f"{i} p{self.actors[i - 1]} {game.action_text(self.actions[i - 1])}"
+            lines.append(line)
             if r < len(self.reveals) and self.reveals[r][0] == i:
                 vec, previous = obs[r], obs[r - 1]
                 changed = np.where(vec != previous, vec, 0.0)
@@ -258,9 +278,7 @@ class Recall:
                 lines.append("  revealed: " + enc.describe(changed).replace("\n", "; ")
                              + ("; cleared " + ",".join(map(str, gone)) if gone.size else ""))
                 r += 1
-        text = "\n".join(lines)
-        self.texts[player] = (enc, n, r, text)
-        return text
+        self.texts[player] = (enc, n, r, "\n".join(lines))
 
     def _check(self, lay: RecallLayout) -> None:
         """Refuse a record longer than the tensor's bounds (never truncate it)."""
