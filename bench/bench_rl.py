@@ -124,7 +124,8 @@ def openspiel_game(game: str, players: int, observe: bool) -> Callable[[int], in
     observation tensor of the player to move); its decisions."""
     import pyspiel
 
-    spiel = pyspiel.load_game(OPENSPIEL_NAMES[game], {"players": players})
+    # the one-seed root chance mode: the figures stay those of the decisions alone
+    spiel = pyspiel.load_game(OPENSPIEL_NAMES[game], {"players": players, "chance": "root"})
 
     def run(seed: int) -> int:
         state = spiel.new_initial_state()

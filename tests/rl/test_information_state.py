@@ -79,7 +79,7 @@ def test_the_tensor_decodes_to_the_history_and_the_observations_at_each_reveal(
     them; the rest of the tensor is 0."""
     enc = encoding(game)
     lay = layout(enc)
-    state = play(pyspiel.load_game(name, params).new_initial_state(), random.Random(1), 1)
+    state = play(pyspiel.load_game(name, {**params, "chance": "root"}).new_initial_state(), random.Random(1), 1)
     state = play(state, random.Random(2), 120)
     kstate = state.kamon_state
     for player in range(state.num_players()):
@@ -121,7 +121,7 @@ def test_information_states_are_equal_exactly_when_the_observed_histories_are(
     played with the same actions, have equal information states (string and tensor) for a
     player exactly while everything that player observed since was equal."""
     enc = encoding(game)
-    spiel = pyspiel.load_game(name, params)
+    spiel = pyspiel.load_game(name, {**params, "chance": "root"})
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     equal = unequal = 0
     for seed in range(3):
@@ -161,7 +161,7 @@ def test_the_record_never_forgets_and_survives_pickling_and_resampling() -> None
     """Each decision only appends to the record (the string's history part and the tensor's
     rows at t are kept at t+1); a pickled state, and a pickled re-sampled one, give the same
     information state after unpickling."""
-    spiel = pyspiel.load_game("python_kamon_clansman", {})
+    spiel = pyspiel.load_game("python_kamon_clansman", {"chance": "root"})
     state = play(spiel.new_initial_state(), random.Random(4), 1)
     lay = layout(encoding("clansman"))
     rng = random.Random(5)
@@ -209,7 +209,7 @@ def test_random_games_stay_within_the_bounds() -> None:
     """Whole random games of every set-up fit the information-state tensor (its bounds
     have room over the longest random games seen)."""
     for game, name, params in SETUPS:
-        spiel = pyspiel.load_game(name, params)
+        spiel = pyspiel.load_game(name, {**params, "chance": "root"})
         for seed in range(3):
             state = play(spiel.new_initial_state(), random.Random(seed), 1)
             play(state, random.Random(seed), 10_000)

@@ -1,6 +1,7 @@
-"""The OpenSpiel registrations pass OpenSpiel's random simulation test with serialisation,
-pickle (games and states, across processes), re-sample hidden information for ISMCTS,
-and OpenSpiel's MCTS and ISMCTS bots play them."""
+"""The OpenSpiel registrations pass OpenSpiel's random simulation test with serialisation
+in both chance modes, pickle (games and states, across processes), re-sample hidden
+information for ISMCTS (root mode), and OpenSpiel's MCTS and ISMCTS bots play them.
+(tests/rl/test_openspiel_chance.py: the explicit chance mode's own structure.)"""
 
 from __future__ import annotations
 
@@ -29,17 +30,23 @@ def dealt(game: object, outcome: int = 0) -> object:
 
 
 def test_importing_kamon_rl_registers_every_game() -> None:
-    """Every registered game with an observation is registered, imperfect-information,
-    explicit-stochastic (one chance node: the deal), terminal reward."""
+    """Every registered game with an observation is registered, explicit-stochastic,
+    terminal reward: perfect information by default (explicit chance), imperfect with
+    the one-seed root chance node (chance="root")."""
     assert kamon.rl.OPENSPIEL
     assert sorted(kamon.rl.OPENSPIEL_GAMES) == GAMES
     names = {g.short_name for g in pyspiel.registered_games()}
     assert set(kamon.rl.OPENSPIEL_GAMES.values()) <= names
+    info = pyspiel.GameType.Information
     for name in kamon.rl.OPENSPIEL_GAMES.values():
-        t = load(name).get_type()
-        assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-        assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-        assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+        for params, information, tensor in [({}, info.PERFECT_INFORMATION, False),
+                                            ({"chance": "root"}, info.IMPERFECT_INFORMATION,
+                                             True)]:
+            t = load(name, **params).get_type()
+            assert t.information == information
+            assert t.provides_information_state_tensor == tensor
+            assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
 
 
 # Every registered game at its default count, then modes of the two games worth their own run.
@@ -53,7 +60,15 @@ SIMULATED: list[tuple[str, dict[str, object]]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "params"), SIMULATED)
+# ... in both chance modes: explicit (the default) for all of them, root for these.
+ROOT_SIMULATED = [
+    ("python_kamon_white_castle", {"players": 4}), ("python_kamon_white_castle", {"players": 2}),
+    ("python_kamon_white_castle", {"players": 1}), ("python_kamon_clansman", {}),
+    ("python_kamon_clansman", {"expert": True})]
+
+
+@pytest.mark.parametrize(("name", "params"), SIMULATED + [
+    (name, {**params, "chance": "root"}) for name, params in ROOT_SIMULATED])
 def test_openspiel_random_sim_test(name: str, params: dict[str, object]) -> None:
     """OpenSpiel's own consistency checks over random games (legal actions, chance
     outcomes, returns, utilities, observation and information-state tensors and
@@ -64,7 +79,7 @@ def test_openspiel_random_sim_test(name: str, params: dict[str, object]) -> None
 
 def test_game_info_matches_the_kamon_game() -> None:
     """Action space, players, tensors and utilities as kamon defines them."""
-    wc = load("python_kamon_white_castle", players=3)
+    wc = load("python_kamon_white_castle", players=3, chance="root")
     enc = encoding("white-castle")
     assert wc.num_distinct_actions() == enc.num_actions
     assert wc.num_players() == 3
@@ -81,24 +96,26 @@ def test_game_info_matches_the_kamon_game() -> None:
 @pytest.mark.parametrize("game_name", GAMES)
 def test_the_declared_game_length_is_what_the_information_state_holds(game_name: str) -> None:
     """max_game_length is the deal plus the decisions the game's information state holds
-    (its observation's recall_limits), and a random game stays within it."""
-    game = load(SPIEL_NAME[game_name])
-    limit = encoding(game_name).spec.recall_limits[0]
-    assert game.max_game_length() == 1 + limit
-    state = game.new_initial_state()
-    rng = np.random.default_rng(5)
-    steps = 0
-    while not state.is_terminal():
-        state.apply_action(int(rng.choice(state.legal_actions())))
-        steps += 1
-    assert steps <= game.max_game_length()
+    (its observation's recall_limits), and a random game's decisions (with the deal; not
+    counting explicit chance outcomes, as OpenSpiel defines it) stay within it."""
+    for params in ({}, {"chance": "root"}):
+        game = load(SPIEL_NAME[game_name], **params)
+        limit = encoding(game_name).spec.recall_limits[0]
+        assert game.max_game_length() == 1 + limit
+        state = game.new_initial_state()
+        rng = np.random.default_rng(5)
+        steps = 0
+        while not state.is_terminal():
+            steps += not state.is_chance_node() or not state.history()
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        assert steps <= game.max_game_length()
 
 
 def test_tensors_and_strings_come_from_the_shared_encoding() -> None:
     """The observation tensor is kamon's encoding of view(player); the strings name its
     fields; the information state begins with the observation and adds the record since
     the deal, one line per decision; OpenSpiel's C++ path and the Python methods agree."""
-    game = load("python_kamon_clansman")
+    game = load("python_kamon_clansman", chance="root")
     state = dealt(game)
     for _ in range(30):
         state.apply_action(state.legal_actions()[0])
@@ -136,32 +153,37 @@ def test_the_deal_is_the_one_chance_node_and_rng_seed_chooses_the_deals() -> Non
     game (the same outcome and rng_seed, the same game; another rng_seed, another)."""
     from kamon.rl.openspiel_game import DEALS
 
-    game = load("python_kamon_white_castle", players=2, rng_seed=5)
+    game = load("python_kamon_white_castle", players=2, rng_seed=5, chance="root")
     root = game.new_initial_state()
     assert root.current_player() == pyspiel.PlayerId.CHANCE and not root.is_terminal()
     outcomes = root.chance_outcomes()
     assert len(outcomes) == DEALS and sum(p for _, p in outcomes) == pytest.approx(1.0)
     assert np.array_equal(root.observation_tensor(0), [0.0] * encoding("white-castle").size)
     a, b = dealt(game, 7), dealt(game, 7)
-    c = dealt(load("python_kamon_white_castle", players=2, rng_seed=6), 7)
+    c = dealt(load("python_kamon_white_castle", players=2, rng_seed=6, chance="root"), 7)
     assert str(a) == str(b) != str(c) != str(dealt(game, 8))
     assert a.history() == [7] and a.current_player() in (0, 1)
 
 
+@pytest.mark.parametrize("chance", ["explicit", "root"])
 @pytest.mark.parametrize("game_name", GAMES)
-def test_states_serialise_and_games_and_states_pickle_across_processes(game_name: str) -> None:
+def test_states_serialise_and_games_and_states_pickle_across_processes(
+        game_name: str, chance: str) -> None:
     """A state survives OpenSpiel's serialise round trip and serialize_game_and_state
     exactly; games and states pickle, and a fresh Python process loads them (what Ray
-    and multiprocessing do): every registered game."""
+    and multiprocessing do): every registered game, in both chance modes (explicit:
+    chance nodes taken on the way, by their first outcome)."""
     import pickle
     import subprocess
     import sys
 
-    game = load(SPIEL_NAME[game_name], rng_seed=3)
+    game = load(SPIEL_NAME[game_name], rng_seed=3, chance=chance)
     state = dealt(game, 11)
     for _ in range(15):
         after = state.clone()
         after.apply_action(after.legal_actions()[-1])
+        while after.is_chance_node():
+            after.apply_action(after.legal_actions()[0])
         if after.is_terminal():
             break  # keep a state that can still move (the fresh process moves it)
         state = after
@@ -187,7 +209,7 @@ def test_states_serialise_and_games_and_states_pickle_across_processes(game_name
 def test_resample_from_infostate_hides_only_the_hidden_parts() -> None:
     """A re-sampled state has the same information state (string and tensor) for the
     player, the same legal actions, but re-shuffled decks."""
-    game = load("python_kamon_white_castle", players=3)
+    game = load("python_kamon_white_castle", players=3, chance="root")
     state = dealt(game)
     for _ in range(20):
         state.apply_action(state.legal_actions()[0])
@@ -213,7 +235,7 @@ def test_openspiel_mcts_and_ismcts_bots_play_a_whole_game(
     the game differs from run to run.)"""
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = load(name, **params)
+    game = load(name, **params, chance="root")
     rng = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
     bots = [mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=rng),
@@ -242,3 +264,5 @@ def test_bad_parameters_are_refused_clearly() -> None:
         load("python_kamon_clansman", reward="points")
     with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'"):
         load("python_kamon_white_castle", colour="red")
+    with pytest.raises(ValueError, match="unknown chance mode 'seeded': one of explicit, root"):
+        load("python_kamon_white_castle", chance="seeded")

@@ -347,6 +347,29 @@ class ChanceState:
         other.action, other.script, other.node = self.action, list(self.script), self.node
         return other
 
+    def to_json(self) -> dict[str, Any]:
+        """Everything as JSON-compatible data (`from_json` reverses it)."""
+        return {"state": self.state.to_json(), "tops": list(self.tops),
+                "universes": [list(u) for u in self.universes], "action": self.action,
+                "outcomes": list(self.script)}
+
+    @classmethod
+    def from_json(cls, game: Any, data: dict[str, Any]) -> ChanceState:
+        """Rebuild from `to_json` output (`game`: the kamon Game it is a state of)."""
+        self = cls.__new__(cls)
+        self.state = game.from_json(data["state"])
+        self.specs = piles_of(self.state)
+        self.tops = tuple(int(t) for t in data["tops"])
+        self.universes = tuple(tuple(str(c) for c in u) for u in data["universes"])
+        if len(self.tops) != len(self.specs) or len(self.universes) != len(self.specs):
+            raise ValueError("the chance state's piles do not match its game's")
+        self.action = None if data["action"] is None else int(data["action"])
+        self.script = [int(k) for k in data["outcomes"]]
+        self.node = None
+        if self.action is not None:
+            self._resolve()
+        return self
+
     def is_chance(self) -> bool:
         """True while the last decision's randomness is being resolved."""
         return self.node is not None

@@ -3,13 +3,27 @@
 `register()` (run when `kamon.rl` is imported) registers every game with an observation
 (`python_kamon_white_castle`, `python_kamon_clansman`, ...) with `pyspiel.register_game`,
 its parameters made from its option schema; `pyspiel.load_game(name, params)` then
-builds one. They are sequential, imperfect-information games with terminal rewards
-(the `reward` parameter: "placement", zero-sum, or "margin", see docs/OBSERVATIONS.md).
+builds one. They are sequential games with terminal rewards (the `reward` parameter:
+"placement", zero-sum, or "margin", see docs/OBSERVATIONS.md), in one of two chance
+modes (the `chance` parameter):
 
-Chance is one explicit chance node at the root, the deal: one of DEALS outcomes, each
-a kamon seed (`rng_seed * DEALS + outcome`), equally likely and seen by no player; after
-it the game is deterministic (kamon rolls dice and shuffles decks inside `apply` from
-the state's own seeded RNG). So a state is fixed by its history, and OpenSpiel can
+- "explicit" (the default, the honest model): no player has private information, so
+  the game is declared PERFECT_INFORMATION; the deal is the root chance node (a public
+  layout), and after it every card drawn from a hidden pile and every die rolled is a
+  chance node of its own with its exact probabilities (`kamon.core.chance.ChanceState`:
+  the state holds no deck order and no future roll). Plain MCTS (OpenSpiel's MCTSBot,
+  which samples chance nodes) and expectimax-style search see the real structure. The
+  information state is the history (every action and outcome) with the position now; a
+  perfect-information game needs no information-state tensor, so there is none (the
+  observation tensor is the whole position).
+- "root": today's one-seed model, kept for reproducible batch simulation (what the
+  PettingZoo, Gym and VectorEnv interfaces use). The rest of this note is about it.
+
+In root mode chance is one explicit chance node at the root, the deal: one of DEALS
+outcomes, each a kamon seed (`rng_seed * DEALS + outcome`), equally likely and seen by
+no player; after it the game is deterministic (kamon rolls dice and shuffles decks
+inside `apply` from the state's own seeded RNG), and declared IMPERFECT_INFORMATION
+(the seeded future is in the state, unseen). So a state is fixed by its history, and OpenSpiel can
 serialise and pickle games and states (a sampled-stochastic Python game cannot: it would
 need the game's RNG state, which OpenSpiel does not let a Python game give). The hidden
 information (the order of the shuffled decks and the future rolls) is never in an
@@ -18,8 +32,8 @@ which is what OpenSpiel's ISMCTS needs. The observation tensor is the shared enc
 `view(player)`, the position now. The information state has perfect recall
 (`kamon.rl.recall`): the position after the deal, every decision since, and the position
 after each decision that revealed something (documented in docs/OBSERVATIONS.md).
-OpenSpiel's perfect-information MCTS runs too, but it searches the true state (it sees
-the future rolls): use ISMCTS for honest play.
+OpenSpiel's perfect-information MCTS runs too, but in root mode it searches the true
+state (it sees the future rolls): use ISMCTS there, or the explicit mode.
 """
 
 from __future__ import annotations
@@ -30,6 +44,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from kamon.core.chance import ChanceState
 from kamon.core.protocol import State
 from kamon.core.rng import Rng
 from kamon.games import get_game
@@ -45,6 +60,7 @@ from kamon.rl.recall import Recall, RecallLayout, layout
 
 DEALS = 1 << 16  # the chance node's outcomes: distinct deals per rng_seed
 OUTCOMES = [(i, 1.0 / DEALS) for i in range(DEALS)]
+CHANCE_MODES = ("explicit", "root")  # the `chance` parameter (see the module)
 
 def spiel_name(game: str) -> str:
     """A game's OpenSpiel name: `python_kamon_white_castle` for white-castle."""
@@ -57,7 +73,7 @@ def spiel_params(game: str) -> dict[str, Any]:
     the seed of the deals."""
     g = get_game(game)
     return {"players": g.default_players, "reward": "placement",
-            **g.options.spiel_params(), "rng_seed": 0}
+            **g.options.spiel_params(), "rng_seed": 0, "chance": "explicit"}
 
 
 def game_options(game: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -67,44 +83,60 @@ def game_options(game: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]
     return players, get_game(game).options.from_spiel(players, params)
 
 
-def game_type(game: str, zero_sum: bool = True) -> pyspiel.GameType:
-    """The OpenSpiel GameType of a kamon game (zero-sum unless told otherwise)."""
+def check_chance_mode(mode: str) -> bool:
+    """True for the explicit chance mode, False for root; ValueError naming the modes."""
+    if mode not in CHANCE_MODES:
+        raise ValueError(f"unknown chance mode {mode!r}: one of {', '.join(CHANCE_MODES)}")
+    return mode == "explicit"
+
+
+def game_type(game: str, zero_sum: bool = True, explicit: bool = True) -> pyspiel.GameType:
+    """The OpenSpiel GameType of a kamon game (zero-sum unless told otherwise): perfect
+    information with explicit chance, imperfect with the one-seed root chance node."""
     g = get_game(game)
+    info = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=spiel_name(game), long_name=f"Python kamon {g.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        information=info.PERFECT_INFORMATION if explicit else info.IMPERFECT_INFORMATION,
         utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum
                  else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=g.max_players, min_num_players=g.min_players,
-        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_information_state_string=True,
+        provides_information_state_tensor=not explicit,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=spiel_params(game))
 
 
 class _Kept:
-    """Holds the kamon state inside an OpenSpiel state (None before the deal) and, once
-    asked for, its perfect-recall record: `__deepcopy__` (OpenSpiel's clone) uses kamon's
-    cheap `clone()`, and pickling (OpenSpiel's serialisation) stores the state as its JSON
-    (the record is rebuilt from it when next asked for)."""
+    """Holds the kamon state inside an OpenSpiel state (None before the deal; in explicit
+    mode the `ChanceState` around it too) and, once asked for, its perfect-recall record:
+    `__deepcopy__` (OpenSpiel's clone) uses kamon's cheap `clone()`, and pickling
+    (OpenSpiel's serialisation) stores the state as its JSON (the record is rebuilt from
+    it when next asked for)."""
 
-    __slots__ = ("state", "game_name", "cache", "recall")
+    __slots__ = ("state", "game_name", "cache", "recall", "chance")
 
     def __init__(self, game_name: str, state: State | None = None,
-                 recall: Recall | None = None) -> None:
+                 recall: Recall | None = None, chance: ChanceState | None = None) -> None:
         self.game_name = game_name
-        self.state = state
+        self.state = state if chance is None else chance.state
         self.cache: dict[Any, Any] = {}
         self.recall = recall
+        self.chance = chance
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Kept:
+        if self.chance is not None:
+            return _Kept(self.game_name, chance=self.chance.clone())
         return _Kept(self.game_name, None if self.state is None else self.state.clone(),
                      None if self.recall is None else self.recall.copy())
 
     def __getstate__(self) -> dict[str, Any]:
         recall = self.recall
+        if self.chance is not None:
+            return {"game": self.game_name, "chance": self.chance.to_json()}
         return {"game": self.game_name,
                 "state": None if self.state is None else self.state.to_json(),
                 # a record the seed cannot rebuild (a re-sampled world's) travels whole
@@ -112,9 +144,15 @@ class _Kept:
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.game_name = data["game"]
+        self.cache = {}
+        self.chance = None
+        self.recall = None
+        if "chance" in data:
+            self.chance = ChanceState.from_json(get_game(data["game"]), data["chance"])
+            self.state = self.chance.state
+            return
         self.state = None if data["state"] is None else \
             get_game(data["game"]).from_json(data["state"])
-        self.cache = {}
         self.recall = data.get("recall")
 
 
@@ -132,6 +170,7 @@ class KamonSpielGame(pyspiel.Game):
             raise ValueError(f"unknown parameter(s) {sorted(unknown)}; known: {sorted(spec)}")
         self.enc: Encoding = encoding(self.game_name)
         self.reward_mode = check_reward_mode(str(self.params["reward"]))
+        self.explicit = check_chance_mode(str(self.params["chance"]))
         self.players, self.options = game_options(self.game_name, self.params)
         probe = self.enc.game.new_game(self.players, seed=0, **self.options)
         seats = probe.num_players
@@ -143,7 +182,8 @@ class KamonSpielGame(pyspiel.Game):
             # the deal, then at most the decisions the information state holds (its
             # game's recall_limits: a longer game is refused with that error)
             max_game_length=1 + self.enc.spec.recall_limits[0])
-        super().__init__(game_type(self.game_name, zero_sum), info, self.params)
+        super().__init__(game_type(self.game_name, zero_sum, self.explicit), info,
+                         self.params)
 
     def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]:
         """Pickled as its name and parameters (loaded again, registering the games)."""
@@ -160,7 +200,7 @@ class KamonSpielGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> KamonObserver:
         """The observer of the shared encoding (perfect recall adds the action history)."""
-        return KamonObserver(self.enc, iig_obs_type, params)
+        return KamonObserver(self.enc, iig_obs_type, params, self.explicit)
 
 
 class KamonSpielState(pyspiel.State):
@@ -173,6 +213,7 @@ class KamonSpielState(pyspiel.State):
         # plain data only: clones deep-copy __dict__
         self._reward_mode = game.reward_mode
         self._setup = (game.players, game.options, game.deal_seed(0))
+        self._explicit = game.explicit
 
     @property
     def _enc(self) -> Encoding:
@@ -188,15 +229,21 @@ class KamonSpielState(pyspiel.State):
         return self._kept.state
 
     def current_player(self) -> int:
-        """CHANCE before the deal, then the seat to move, or TERMINAL."""
-        if self._kept.state is None:
+        """CHANCE before the deal and (explicit mode) while a move's randomness is
+        resolved, then the seat to move, or TERMINAL."""
+        kept = self._kept
+        if kept.state is None or (kept.chance is not None and kept.chance.is_chance()):
             return pyspiel.PlayerId.CHANCE
-        seat = self._kept.state.to_move
+        seat = kept.state.to_move
         return pyspiel.PlayerId.TERMINAL if seat is None else int(seat)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The deals, equally likely."""
-        return OUTCOMES if self._kept.state is None else []
+        """The deals, equally likely; in explicit mode then each card drawn and die rolled
+        (kamon.core.chance: a card's outcome is its index among its pile's cards)."""
+        kept = self._kept
+        if kept.state is None:
+            return OUTCOMES
+        return [] if kept.chance is None else kept.chance.chance_outcomes()
 
     def _legal_actions(self, player: int) -> list[int]:
         """The legal action ids, ascending."""
@@ -204,23 +251,36 @@ class KamonSpielState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         """Deal (at the chance node) or apply an action id (OpenSpiel checked it)."""
-        if self._kept.state is None:
+        kept = self._kept
+        if kept.state is None:
             players, options, first_seed = self._setup
-            self._kept.state = self._enc.game.new_game(
+            kept.state = self._enc.game.new_game(
                 players, (first_seed + int(action)) % (1 << 63), **options)
+            if self._explicit:  # the deal is public; what it left hidden is forgotten
+                kept.chance = ChanceState(kept.state)
+                kept.state = kept.chance.state
+        elif kept.chance is not None:
+            kept.chance.apply(int(action))
+            kept.state = kept.chance.state
         else:
-            self._kept.state.apply(int(action))
-        self._kept.cache.clear()
+            kept.state.apply(int(action))
+        kept.cache.clear()
 
     def _action_to_string(self, player: int, action: int) -> str:
-        """The action's kamon notation (a deal: its number)."""
+        """The action's kamon notation (a deal: its number; an explicit chance outcome:
+        the card or the roll)."""
         if player == pyspiel.PlayerId.CHANCE:
+            chance = self._kept.chance
+            if chance is not None and chance.is_chance():
+                return chance.node_text(int(action))
             return f"deal {int(action)}"
         return get_game(self._kept.game_name).action_text(int(action))
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
-        return self._kept.state is not None and self._kept.state.is_over()
+        kept = self._kept
+        return (kept.state is not None and kept.state.is_over()
+                and (kept.chance is None or not kept.chance.is_chance()))
 
     def returns(self) -> list[float]:
         """Every seat's reward at the end (0 before)."""
@@ -247,7 +307,13 @@ class KamonSpielState(pyspiel.State):
         return observation_vector(self, self._player(player)).copy()
 
     def information_state_tensor(self, player: int | None = None) -> np.ndarray:
-        """The player's perfect-recall information-state tensor (kamon.rl.recall), float32."""
+        """The player's perfect-recall information-state tensor (kamon.rl.recall), float32;
+        root mode only (explicit chance is perfect information: the observation tensor
+        is the whole position)."""
+        if self._explicit:
+            raise ValueError("explicit chance is perfect information: no information-state "
+                             "tensor (the observation tensor is the whole position); load "
+                             "the game with chance='root' for the perfect-recall tensor")
         return information_vector(self, self._player(player)).copy()
 
     def observation_string(self, player: int | None = None) -> str:
@@ -256,15 +322,15 @@ class KamonSpielState(pyspiel.State):
 
     def information_state_string(self, player: int | None = None) -> str:
         """The player's information state as text: the observation now, then the record
-        since the deal (kamon.rl.recall)."""
+        since the deal (kamon.rl.recall; explicit mode: the history, outcomes included)."""
         return observation_text(self, self._player(player), True)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> KamonSpielState:
         """A state the player cannot tell from this one: hidden deck orders and future rolls
         re-sampled (kamon's determinize), seeded from the sampler."""
         clone: KamonSpielState = self.clone()
-        if self._kept.state is None:
-            return clone  # nothing is known yet, nothing to re-sample
+        if self._kept.state is None or self._explicit:
+            return clone  # nothing is known yet / nothing is hidden: nothing to re-sample
         seed = int(probability_sampler() * 2**53)
         world = self.kamon_state.determinize(player_id, Rng(seed))
         clone._kept = _Kept(self._kept.game_name, state=world,
@@ -277,6 +343,9 @@ class KamonSpielState(pyspiel.State):
             return "before the deal"
         data = self._kept.state.to_json()
         data.pop("events", None)
+        chance = self._kept.chance
+        if chance is not None and chance.is_chance():  # a move's randomness half resolved
+            data["pending"] = {"action": chance.action, "outcomes": chance.script}
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
@@ -332,7 +401,9 @@ def observation_text(state: KamonSpielState, player: int, perfect_recall: bool) 
         kstate = state.kamon_state
         text = f"p{player} {kstate.decision_text()}\n" + state._enc.describe(
             observation_vector(state, player))
-        if perfect_recall:
+        if perfect_recall and state._explicit:
+            text += "\nhistory: " + " ".join(map(str, state.history()))
+        elif perfect_recall:
             text += "\n" + recall_of(state).text(state._enc, player)
         state._kept.cache[key] = text
     return str(text)
@@ -342,15 +413,17 @@ class KamonObserver:
     """OpenSpiel's observer protocol over the shared encoding of `view(player)` (what C++
     algorithms such as random_sim_test read)."""
 
-    def __init__(self, enc: Encoding, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        """Observation (or, with perfect recall, information state) of one player."""
+    def __init__(self, enc: Encoding, iig_obs_type: Any, params: dict[str, Any] | None,
+                 explicit: bool = False) -> None:
+        """Observation (or, with perfect recall, information state) of one player (explicit
+        chance: the information state is a string only)."""
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         self.perfect_recall = bool(getattr(iig_obs_type, "perfect_recall", False))
         # Everything a kamon seat sees is public (hands too); no public info = nothing.
         self.public = bool(getattr(iig_obs_type, "public_info", True))
         self.dict: dict[str, np.ndarray] = {}
-        if not self.public:
+        if not self.public or (explicit and self.perfect_recall):
             self.tensor = np.zeros(0, np.float32)
         elif self.perfect_recall:
             lay: RecallLayout = layout(enc)
@@ -367,7 +440,7 @@ class KamonObserver:
 
     def set_from(self, state: KamonSpielState, player: int) -> None:
         """Fill `tensor` with the player's observation (or information state) of `state`."""
-        if self.public:
+        if self.tensor.size:
             self.tensor[:] = (information_vector(state, player) if self.perfect_recall
                               else observation_vector(state, player))
 
