@@ -15,10 +15,14 @@ Usage: python bench/bench_ismcts_key.py [--games clansman,white-castle] [--reps 
    once before, as by a bot that played the game so far); per step the wall time, and the
    share spent inside `information_state_string` (the method wrapped with a timer).
 
+3. `--whole-game`: instead, one whole game (the first of --games) with `ISMCTSBot` (S
+   simulations) in every seat, its wall time.
+
 Run it on two trees to compare: as is (the working tree), and with
 `PYTHONPATH=/tmp/keys-before/src` (a `git worktree` of the older code) — the script only
 uses OpenSpiel's public API, so it runs on both. `--json FILE` writes the figures, and
-`--compare BEFORE.json AFTER.json` prints the ratios. Prints, never asserts; times are
+`--compare B1.json,B2.json A1.json,A2.json` prints the ratios (each figure the best of
+its side's runs: interleave the runs of both trees on a busy machine). Prints, never asserts; times are
 wall-clock on a shared machine, so repeat before trusting a small difference.
 """
 
@@ -174,12 +178,47 @@ def ismcts_costs(name: str, params: dict[str, Any], history: list[int], simulati
     return out
 
 
-def compare(before_path: str, after_path: str) -> None:
-    """Print the before/after figures of two --json runs and their ratios."""
-    with open(before_path) as f:
-        before = json.load(f)
-    with open(after_path) as f:
-        after = json.load(f)
+def whole_game(game: str, simulations: int, seed: int) -> tuple[float, int]:
+    """(wall seconds, decisions) of one game with OpenSpiel's ISMCTSBot in every seat."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    name, params = GAMES[game]
+    spiel = pyspiel.load_game(name, with_root_chance(name, params))
+    rs = np.random.RandomState(seed)
+    bot = ismcts.ISMCTSBot(spiel, mcts.RandomRolloutEvaluator(1, rs), 2.0, simulations,
+                           random_state=rs)
+    state = spiel.new_initial_state()
+    state.apply_action(seed)
+    decisions = 0
+    t0 = time.perf_counter()
+    while not state.is_terminal():
+        state.apply_action(bot.step(state))
+        decisions += 1
+    return time.perf_counter() - t0, decisions
+
+
+def best_of(paths: str) -> dict[str, Any]:
+    """The figures of comma-separated --json runs, each time the smallest of the runs
+    (the one least disturbed by the machine's other work)."""
+    runs = []
+    for path in paths.split(","):
+        with open(path) as f:
+            runs.append(json.load(f))
+    out = runs[0]
+    for run in runs[1:]:
+        for game, parts in run.items():
+            for part, points in parts.items():
+                for point, figures in points.items():
+                    kept = out[game][part][point]
+                    for name, value in figures.items():
+                        kept[name] = min(kept[name], value)
+    return out
+
+
+def compare(before_paths: str, after_paths: str) -> None:
+    """Print the before/after figures of --json runs (each side: comma-separated files,
+    the best of them) and their ratios."""
+    before, after = best_of(before_paths), best_of(after_paths)
     for game in after:
         if game not in before:
             continue
@@ -205,11 +244,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", default="clansman,white-castle")
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--simulations", type=int, default=10)
-    ap.add_argument("--steps", type=int, default=3)
+    ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--whole-game", action="store_true",
+                    help="instead: time one whole game of the first of --games with "
+                         "ISMCTSBot (--simulations) in every seat")
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"),
-                    help="print two --json runs side by side with ratios")
+                    help="print --json runs (comma-separated, best of each side) side by "
+                         "side with ratios")
     args = ap.parse_args(argv)
     if args.compare:
         compare(*args.compare)
@@ -218,6 +261,13 @@ def main(argv: list[str] | None = None) -> int:
 
     pyspiel = spiel
     print(f"kamon from {kamon.rl.__file__}")
+    if args.whole_game:
+        game = args.games.split(",")[0]
+        seconds, decisions = whole_game(game, args.simulations, args.seed)
+        print(f"one {game} game, ISMCTSBot ({args.simulations} simulations) in every seat: "
+              f"{seconds:.1f} s for {decisions} decisions ({seconds / decisions * 1000:.0f} "
+              "ms a decision)")
+        return 0
     results: dict[str, Any] = {}
     for game in args.games.split(","):
         name, params = GAMES[game]
