@@ -191,7 +191,10 @@ class _Pile(list[str]):
 
     def forget(self) -> None:
         """Cards put back under the unseen part mix into it (their order is not tracked,
-        as the games' `determinize` assumes): the middle and bottom sorted together."""
+        as the games' `determinize` assumes): the middle and bottom sorted together (the
+        middle alone is sorted already: settling a card keeps the rest in order)."""
+        if not self.bottom:
+            return
         self.bottom = 0
         lo, hi = self._middle()
         list.__setitem__(self, slice(lo, hi), sorted(list.__getitem__(self, slice(lo, hi))))
@@ -404,15 +407,16 @@ class ChanceState:
                 raise IllegalAction(f"{move} is not an outcome of this chance node: "
                                     f"{[k for k, _ in self.chance_outcomes()]}")
             self.script.append(move)
-        else:
-            if move not in {a.id for a in self.state.legal_actions()}:
-                raise IllegalAction(f"{move} is not legal now: {self.state.decision_text()}")
-            self.action, self.script = move, []
-        self._resolve()
+            self._resolve()
+        else:  # the engine refuses an illegal action on the copy, before changing it
+            self._resolve(move)
 
-    def _resolve(self) -> None:
-        """Replay the pending decision with the outcomes chosen so far: the next node, or
-        the decision done (the new position, its unseen parts canonical)."""
+    def _resolve(self, action: int | None = None) -> None:
+        """Replay the pending decision (or start `action`) with the outcomes chosen so far:
+        the next node, or the decision done (the new position, its unseen parts
+        canonical). An illegal action raises IllegalAction and changes nothing."""
+        if action is not None:
+            self.action, self.script = action, []
         assert self.action is not None
         script = _Script(self.script, self.universes)
         world = self.state.clone()
@@ -423,6 +427,14 @@ class ChanceState:
         _set_rng(world, ScriptedRng(script))
         try:
             world.apply(self.action)
+        except IllegalAction:
+            if action is not None:  # a refused move leaves the decision as it was
+                self.action = None
+            raise
+        except _Need as need:
+            self.node = need.node
+            return
+        try:
             for spec, pile in zip(self.specs, piles, strict=True):
                 pile.forget()
                 if spec.face_up_top and list.__len__(pile):
