@@ -112,3 +112,27 @@ def test_openspiel_mcts_plays_pig_and_the_white_castle_with_explicit_chance() ->
     kstate = state.kamon_state  # type: ignore[attr-defined]
     assert state.returns() == final_rewards(kstate, "placement",  # type: ignore[attr-defined]
                                             encoding("white-castle").margin_scale)
+
+
+def test_openspiel_expectiminimax_weighs_the_die() -> None:
+    """OpenSpiel's expectiminimax on explicit Pig, two plies after a roll of 4 (its depth
+    stops at a chance node before expanding it, so one more ply reaches the die):
+    holding is worth the 4 banked and rolling the exact expectation over the six faces
+    (a 1 loses the turn total: (0 + 6 + 7 + 8 + 9 + 10) / 6), so it rolls."""
+    from open_spiel.python.algorithms import minimax
+
+    state = pyspiel.load_game("python_kamon_pig", {"points_to_win": 20}).new_initial_state()
+    state.apply_action(0)  # the deal
+    me = state.current_player()
+    state.apply_action(0)  # roll
+    state.apply_action(3)  # the die shows 4
+    assert state.kamon_state.turn_total == 4
+
+    def banked(s: object) -> float:
+        """The maximiser's score, with its turn total if it is still its turn."""
+        k = s.kamon_state  # type: ignore[attr-defined]
+        return float(k.scores_[me] + (k.turn_total if k.turn_seat == me else 0))
+
+    value, action = minimax.expectiminimax(state, 2, banked, me)
+    assert action == 0  # roll
+    assert value == pytest.approx((0 + 6 + 7 + 8 + 9 + 10) / 6)
