@@ -21,7 +21,7 @@ from kamon.cli.app import (
 )
 from kamon.core.errors import KamonError
 from kamon.server.guard import MAX_BODY, RATE
-from kamon.server.limits import BOT_ONLY_GAMES, HEAD_SECONDS
+from kamon.server.limits import BOT_ONLY_GAMES, BOT_TIME_LIMIT, HEAD_SECONDS
 from kamon.server.process import exposed
 
 
@@ -64,6 +64,10 @@ def serve(
                                                   "so people can follow")] = 0.6,
     bot_workers: Annotated[int | None, typer.Option(
         help="processes that run bots (default: up to 2; 0 runs them in a thread)")] = None,
+    bot_time_limit: Annotated[float, typer.Option(
+        help="seconds a plug-in bot (--agent) may think about one decision; past it the "
+             "move is stopped, the level 'normal' plays it and the seat for the rest of "
+             "the game, and a warning is logged (0: no limit)", min=0)] = BOT_TIME_LIMIT,
     max_body: Annotated[int, typer.Option(
         help="the largest request body accepted, in bytes")] = MAX_BODY,
     rate_limit: Annotated[float, typer.Option(
@@ -119,6 +123,7 @@ def serve(
                                f"plays {', '.join(kind.games)}", style="dim"))
         try:
             web = create_app(db, bot_workers=bot_workers, bot_delay=bot_delay,
+                             bot_time_limit=bot_time_limit,
                              max_body=max_body, rate=rate_limit, burst=rate_burst,
                              agents=kinds, docs=docs, metrics_from=metrics_from,
                              log_requests=log_requests, bot_only_games=bot_only_games,

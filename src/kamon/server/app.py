@@ -27,7 +27,7 @@ from kamon.games import games, get_game
 from kamon.server import admin, logs, metrics, open_games, rematch, replays
 from kamon.server.errors import ServiceError, failure, http_refusal
 from kamon.server.guard import MAX_BODY, RATE, BadJSON, Guard, parse_json
-from kamon.server.limits import BOT_ONLY_GAMES, RateLimiter, SharedRateLimiter
+from kamon.server.limits import BOT_ONLY_GAMES, BOT_TIME_LIMIT, RateLimiter, SharedRateLimiter
 from kamon.server.live import LiveGames
 from kamon.server.service import GAME_ID, PluginKind
 from kamon.server.sockets import GameSocket
@@ -123,7 +123,8 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
                metrics_from: Sequence[str] | None = None,
                log_requests: bool = True,
                bot_only_games: int = BOT_ONLY_GAMES,
-               review_iterations: int | None = None) -> logs.RequestLog:
+               review_iterations: int | None = None,
+               bot_time_limit: float = BOT_TIME_LIMIT) -> logs.RequestLog:
     """The web app over the database `db` (a path or URL): an ASGI app whose
     `.state.live` holds the live games. `rate` writes per second per client (0: no
     limit), after bursts of `burst` (default three seconds' worth). `agents`: plug-in
@@ -133,9 +134,10 @@ def create_app(db: str = "kamon.db", *, bot_workers: int | None = None,
     hold from the outermost layer in (admin.Watch). `bot_only_games`: the unfinished
     games of bots only one client may have (0: none; -1: no limit);
     `review_iterations`: a post-game review's search budget a decision (default
-    kamon.learn.review's)."""
+    kamon.learn.review's); `bot_time_limit`: a plug-in bot's seconds a decision
+    (bots.py; 0: none)."""
     workers = min(2, os.cpu_count() or 1) if bot_workers is None else bot_workers
-    live = LiveGames(db, workers, bot_delay, **(
+    live = LiveGames(db, workers, bot_delay, bot_time_limit=bot_time_limit, **(
         {} if review_iterations is None else {"review_iterations": review_iterations}))
     live.service.add_agents(agents or {})
     live.service.bot_only_games = bot_only_games

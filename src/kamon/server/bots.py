@@ -8,6 +8,15 @@ it chooses an illegal action (or fails), nothing is played: the server logs a wa
 naming the agent, the game, the seat and the decision, and the game waits at that
 decision, unchanged, readable and served as before (docs/agents.md); that decision is
 not asked again until the server restarts.
+
+A plug-in bot has a time limit a decision (`kamon serve --bot-time-limit`, default
+BOT_TIME_LIMIT): in a worker process its `act` is interrupted when the limit is up (a
+SIGALRM timer, so pure-Python and sleeping agents stop; code in C that never returns to
+the interpreter is not interrupted), the built-in level FALLBACK_LEVEL plays that move
+instead, and the seat is played by FALLBACK_LEVEL for the rest of the game in this server
+process, with one warning logged. With `--bot-workers 0` (a thread) nothing can be
+interrupted: a move that came too late is refused and the seat falls back the same way.
+Without a limit, three 10 s bots held a fourth game to 21 moves in 120 s (issue 40).
 """
 
 from __future__ import annotations
@@ -15,11 +24,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from types import FrameType
 from typing import Any, TypeVar
 
 from kamon.agents import Agent, MCTSAgent, agent_seed, make_agent
@@ -29,6 +41,7 @@ from kamon.games import get_game
 from kamon.server import faults, metrics
 from kamon.server.bot_queue import BotQueue
 from kamon.server.errors import ServiceError
+from kamon.server.limits import BOT_TIME_LIMIT
 from kamon.server.notify import Claims
 from kamon.server.service import BOT_KINDS, GameService, Loaded
 from kamon.server.store import MAX_SEED, SeatRow
@@ -40,6 +53,7 @@ BOT_SECONDS = 1.0
 RETRY_CAP = 30.0  # the longest a driver waits before it tries a busy database again
 IDLE_SECONDS = 5.0  # a bot's game unchanged this long, driven by nobody, is taken over
 REFUSED = 1000  # failed plug-in decisions remembered (not asked again, not logged again)
+FALLBACK_LEVEL = "normal"  # who plays a plug-in's seat once it overran its time limit
 log = logging.getLogger("kamon.server")
 T = TypeVar("T")
 
@@ -57,6 +71,54 @@ def bot_decision(state_json: dict[str, Any], game_name: str, level: str, seed: i
     game = get_game(game_name)
     state = game.from_json(state_json)
     return server_agent(level, seed, spec, game.name).act(state).id
+
+
+class Overran(BaseException):
+    """A plug-in's `act` ran past its time limit (a BaseException, so that the agent's
+    own `except Exception` cannot swallow it)."""
+
+
+def plugin_decision(state_json: dict[str, Any], game_name: str, level: str, seed: int,
+                    spec: str, limit: float) -> tuple[int, float | None]:
+    """A plug-in bot's move in a serialised state, within `limit` seconds of its `act`
+    (0: no limit); runs in a worker process. Returns (action id, None), or, when the
+    agent overran, (FALLBACK_LEVEL's move, the seconds it had when it was stopped)."""
+    faults.before_bot_thinks()
+    game = get_game(game_name)
+    state = game.from_json(state_json)
+    agent = server_agent(level, seed, spec, game.name)  # (built before the clock starts)
+    start = time.monotonic()
+    try:
+        with _time_limit(limit):
+            aid = agent.act(state).id
+    except Overran:
+        aid = None
+    spent = time.monotonic() - start
+    if aid is not None and (limit <= 0 or spent <= limit):
+        return aid, None
+    fallback = server_agent(FALLBACK_LEVEL, seed).act(game.from_json(state_json)).id
+    return fallback, spent
+
+
+@contextlib.contextmanager
+def _time_limit(limit: float) -> Any:
+    """Raise Overran in the body after `limit` seconds of wall clock (a SIGALRM timer,
+    in a process's main thread only; elsewhere, or with no limit, nothing happens)."""
+    if limit <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(_signum: int, _frame: FrameType | None) -> None:
+        """The timer's end: stop the agent where it is."""
+        raise Overran
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def server_agent(level: str, seed: int, spec: str | None = None,
@@ -94,9 +156,10 @@ class BotDriver:
                  read: Callable[..., Awaitable[Any]],
                  store_move: Callable[[str, int, int, int], Awaitable[Any]],
                  spawn: Callable[[Any], None], claims: Claims | None,
-                 workers: int, delay: float) -> None:
+                 workers: int, delay: float, time_limit: float = BOT_TIME_LIMIT) -> None:
         """Drive `service`'s games (`claims`: across processes; None: this one alone);
-        `workers` processes think (0: a thread), `delay` seconds before each move."""
+        `workers` processes think (0: a thread), `delay` seconds before each move;
+        `time_limit`: a plug-in bot's seconds a decision (0: none)."""
         self.service = service
         self.read = read
         self.store_move = store_move
@@ -110,6 +173,10 @@ class BotDriver:
         # plug-in decisions that failed (an illegal move, an error), by (game, version):
         # not asked again (nor logged again) until the game changes or the server restarts
         self.refused: OrderedDict[tuple[str, int], str] = OrderedDict()
+        self.time_limit = time_limit
+        # plug-in seats that overran their time limit, by (game, seat): FALLBACK_LEVEL
+        # plays them for the rest of the game (until the server restarts)
+        self.fallen: OrderedDict[tuple[str, int], None] = OrderedDict()
 
     def drive(self, game_id: str) -> None:
         """Play the game's bots until a human (or nobody) is to move, unless a driver in
@@ -167,10 +234,13 @@ class BotDriver:
                     return
                 assert bot.level is not None
                 plugin = self.service.agents.get(bot.level)
+                fallen = (game_id, bot.seat) in self.fallen
+                if fallen:
+                    plugin = None  # (it overran: the fallback level plays the seat)
                 key = (game_id, loaded.version)
                 if key in self.refused:
                     return  # (this decision failed already: the game waits)
-                if plugin is None and bot.level not in BOT_KINDS:
+                if plugin is None and not fallen and bot.level not in BOT_KINDS:
                     self._refuse(key, f"seat {bot.seat} of game {game_id} is a {bot.level!r} "
                                       "bot, a kind this server was not told about (start "
                                       f"it with --agent {bot.level}=SPEC); the game waits")
@@ -179,16 +249,23 @@ class BotDriver:
                     await asyncio.sleep(self.delay)
 
                 async def think(loaded: Loaded = loaded, bot: SeatRow = bot,
-                                spec: str | None = None if plugin is None else plugin.spec
-                                ) -> int:
+                                spec: str | None = None if plugin is None else plugin.spec,
+                                level: str = FALLBACK_LEVEL if fallen else bot.level
+                                ) -> tuple[int, float | None]:
                     state_json = await self.read(_state_json, loaded)
-                    aid: int = await loop.run_in_executor(
-                        self.executor(), bot_decision, state_json, loaded.row.game,
-                        bot.level or "", bot_seed(loaded, bot.seat), spec)
-                    return aid
+                    seed = bot_seed(loaded, bot.seat)
+                    if spec is None:
+                        aid: int = await loop.run_in_executor(
+                            self.executor(), bot_decision, state_json, loaded.row.game,
+                            level, seed)
+                        return aid, None
+                    done: tuple[int, float | None] = await loop.run_in_executor(
+                        self.executor(), plugin_decision, state_json, loaded.row.game,
+                        level, seed, spec, self.time_limit)
+                    return done
 
                 try:  # (on its turn: humans' games first, clients in turn, bot_queue.py)
-                    aid = await self.queue.run(
+                    aid, overran = await self.queue.run(
                         loaded.row.creator or "", any(s.kind == "human"
                                                       for s in loaded.seats), think)
                 except BrokenProcessPool:
@@ -209,6 +286,9 @@ class BotDriver:
                                       "the game waits at this decision (fix the agent and "
                                       "restart the server to let it try again)")
                     return
+                if overran is not None and plugin is not None:
+                    self._fall_back(game_id, bot.seat, bot.level, plugin.spec, overran,
+                                    loaded.version)
                 await self.store_move(game_id, bot.seat, aid, loaded.version)
                 backoff = 1.0
             except ServiceError as exc:
@@ -222,6 +302,19 @@ class BotDriver:
                     continue
                 log.error("bots of game %s stopped: %s", game_id, exc.message)
                 return
+
+    def _fall_back(self, game_id: str, seat: int, kind: str, spec: str, spent: float,
+                   version: int) -> None:
+        """A plug-in seat overran its time limit: log it once, and let FALLBACK_LEVEL
+        play the seat for the rest of the game (the newest REFUSED such seats)."""
+        self.fallen[(game_id, seat)] = None
+        while len(self.fallen) > REFUSED:
+            self.fallen.popitem(last=False)
+        log.warning("plug-in bot %r (%s) of game %s, seat %d, overran its time limit of "
+                    "%g s a decision at version %d (stopped after %.1f s); the built-in "
+                    "level %r played that move and plays the seat for the rest of the "
+                    "game (kamon serve --bot-time-limit)", kind, spec, game_id, seat,
+                    self.time_limit, version, spent, FALLBACK_LEVEL)
 
     def _refuse(self, key: tuple[str, int], message: str) -> None:
         """Log a bot decision that failed, once, and remember it (the newest REFUSED)."""

@@ -29,6 +29,7 @@ BURST = 60.0  # ... after a burst of this many
 HEAD_SECONDS = 10.0  # a request's head (line and headers) must arrive within this ...
 BODY_SECONDS = 10.0  # ... and its body within this after the head (protocol.py)
 BOT_ONLY_GAMES = 2  # unfinished games of bots only one client may have (service.create)
+BOT_TIME_LIMIT = 5.0  # a plug-in bot's seconds a decision (bots.py; --bot-time-limit)
 MAX_CLIENTS = 10_000  # addresses the in-process limiter remembers (least recent forgotten)
 SHARED_TABLE = "rate_limits"  # made by the store (store.RATE_LIMITS_DDL)
 FORGET_SECONDS = 600.0  # a client's shared row is dropped this long after it is settled

@@ -20,6 +20,7 @@ from kamon.server import faults, metrics, open_games, rematch
 from kamon.server.bots import BotDriver
 from kamon.server.errors import ServiceError
 from kamon.server.hub import Hub
+from kamon.server.limits import BOT_TIME_LIMIT
 from kamon.server.notify import Claims, Listener
 from kamon.server.reviews import Reviews
 from kamon.server.service import GameService, Loaded
@@ -38,9 +39,11 @@ class LiveGames:
     """State shared by the routes: the service, the writer, the sockets, the bots."""
 
     def __init__(self, db: str, bot_workers: int, bot_delay: float,
-                 review_iterations: int = REVIEW_ITERATIONS) -> None:
+                 review_iterations: int = REVIEW_ITERATIONS,
+                 bot_time_limit: float = BOT_TIME_LIMIT) -> None:
         """Open the store; bot_workers 0 runs bots in a thread (for small machines);
-        `review_iterations`: a post-game review's search budget a decision."""
+        `review_iterations`: a post-game review's search budget a decision;
+        `bot_time_limit`: a plug-in bot's seconds a decision (0: none)."""
         self.store = Store(db)
         self.service = GameService(self.store)
         self.writer = BatchWriter(self.store)
@@ -52,7 +55,7 @@ class LiveGames:
         self.listener: Listener | None = None
         self.behind: dict[str, int] = {}  # games being caught up: the newest version told
         self.bots = BotDriver(self.service, self.read, self.bot_move, self.spawn,
-                              self.claims, bot_workers, bot_delay)
+                              self.claims, bot_workers, bot_delay, bot_time_limit)
         self.reviews = Reviews(self.service, self.read, self.bots.background, self.spawn,
                                review_iterations)
 
