@@ -36,6 +36,7 @@ def markdown() -> str:
         out.append(f"- `{mode}`: {text}")
     out.append("")
     names = sorted(observed_games())
+    out += chance_markdown()
     out += recall_markdown([encoding(name) for name in names])
     for name in names:
         enc = encoding(name)
@@ -57,9 +58,57 @@ def markdown() -> str:
     return "\n".join(out)
 
 
+def chance_markdown() -> list[str]:
+    """The section of docs/OBSERVATIONS.md on what is hidden, when it is revealed, and the
+    OpenSpiel games' two chance modes."""
+    return [
+        "## Chance: what is hidden, and when", "",
+        "No seat holds private information: hands, domains and boards are public (so every "
+        "seat's observation is built from the same view). What nobody sees is the future: "
+        "the order of the shuffled decks and piles and the dice not yet rolled.", "",
+        "- The White Castle: the steward and diplomat decks (a card is seen when it refills "
+        "a room); the dice of the next rounds (rolled when a round is prepared); in the "
+        "solo game the Solitaire deck below its top card, which lies Bridge side up (each "
+        "Bridge face is on one card only, so the top card is known; a card is seen when "
+        "the rival turns it, and the turned cards go under the deck, which is reshuffled "
+        "every round).",
+        "- I, Clansman: the four century piles, 4th to 7th (a card is seen when it comes to "
+        "the Supply); nothing random happens after the set-up but these draws.",
+        "- Pig: the die, rolled at each `roll`.", "",
+        "The set-up itself (the deal) is one public layout. OpenSpiel's games have a "
+        "`chance` parameter:", "",
+        "- `explicit` (the default): `PERFECT_INFORMATION` with `EXPLICIT_STOCHASTIC` "
+        "chance. The deal is the root chance node; after it the state holds no deck order "
+        "and no future roll (`kamon.core.chance.ChanceState`: the unseen cards of a pile "
+        "are kept sorted, the generator is a constant). Each card drawn is a chance node "
+        "whose outcomes are the distinct unseen cards of its pile, each `copies / unseen` "
+        "likely (outcome id: the card's index in its pile's sorted card list); each die "
+        "(any draw `Rng.below(n)` of the engine) a node of `n` outcomes of `1/n`; a node "
+        "with one outcome is taken at once, and a shuffle of a hidden pile is no node "
+        "(drawing lazily from it is the same distribution). Cards turned and put back "
+        "under the Solitaire deck mix into its unseen part (their order is not tracked, "
+        "as the games' `determinize` assumes). The observation tensor is the whole "
+        "position; the information-state string is the observation and the history (every "
+        "action and outcome); there is no information-state tensor (`chance=\"root\"` "
+        "has it). For search on the true model: OpenSpiel's Python `MCTSBot` (it samples "
+        "chance nodes), `minimax.expectiminimax`, Stochastic-MuZero-style planners.",
+        "- `root`: the one-seed model, `IMPERFECT_INFORMATION`: one chance node, the deal "
+        "(65,536 outcomes, each a kamon seed), after which the engine's own seeded "
+        "generator and the dealt deck orders fix every draw and roll (in the state, seen "
+        "by no player). Games are reproducible from the seed, which is what batch "
+        "simulation wants; PettingZoo, Gymnasium and the VectorEnv always work this way. "
+        "The information state has perfect recall (below); use ISMCTS "
+        "(`resample_from_infostate` re-samples the hidden orders and rolls) or the "
+        "CFR family. Plain MCTS here searches the true state and sees the future.", "",
+        "Explicit chance costs 2-5x the root mode's time per decision through OpenSpiel "
+        "in random play (each decision is replayed on a copy, once more per chance node; "
+        "`bench/bench_chance.py`, figures in the module's docstring).", ""]
+
+
 def recall_markdown(encodings: list[Encoding]) -> list[str]:
     """The information state's section of docs/OBSERVATIONS.md."""
     out = ["## Information state (perfect recall)", "",
+           "In the root chance mode, "
            "OpenSpiel's `information_state_tensor` / `information_state_string` hold what "
            "the player has seen and done since the deal (`kamon.rl.recall`): the position "
            "after the deal, every decision since (actor and action: all public), and the "
