@@ -13,7 +13,9 @@ consumes becomes a sequence of chance nodes with exact probabilities:
 - every `Rng.below(n)` the engine calls (every die, every draw of the generator; all of
   `Rng`'s draws come down to it): a node with `n` equally likely outcomes `0..n-1`;
 - a shuffle of a hidden pile is no node at all: the pile just becomes unseen again
-  (shuffling then drawing lazily is the same distribution).
+  (shuffling then drawing lazily is the same distribution);
+- cards put on a pile (the Solitaire cards the rival turned go under its deck) stay
+  known, in their order, until a shuffle: everyone saw them go there.
 
 The piles are declared per game by its `chance_piles(state)` slot (`PileSpec`s: where the
 pile is, which end is drawn, whether its top card lies face up); a game without the slot
@@ -137,16 +139,15 @@ class _Script:
 
 class _Pile(list[str]):
     """A hidden pile during a replay: `top` cards at the draw end are settled (chosen),
-    `bottom` cards at the far end are known (put back during this decision), the middle is
-    unseen; touching an unseen position asks the script for the card there."""
+    `bottom` cards at the far end are known (seen, then put under the pile), the middle is
+    unseen (kept sorted); touching an unseen position asks the script for the card there."""
 
-    def __init__(self, cards: list[str], draw: Draw, top: int, slot: int,
+    def __init__(self, cards: list[str], draw: Draw, seen: tuple[int, int], slot: int,
                  script: _Script) -> None:
-        """Wrap `cards` (unseen part canonical), `top` of them settled at the draw end."""
+        """Wrap `cards` (unseen part sorted); `seen`: its (top, bottom) known cards."""
         super().__init__(cards)
         self.draw = draw
-        self.top = top
-        self.bottom = 0
+        self.top, self.bottom = seen
         self.slot = slot
         self.script = script
 
@@ -189,16 +190,6 @@ class _Pile(list[str]):
         """Settle the whole pile (the engine reads it all)."""
         self.need(list.__len__(self) - 1)
 
-    def forget(self) -> None:
-        """Cards put back under the unseen part mix into it (their order is not tracked,
-        as the games' `determinize` assumes): the middle and bottom sorted together (the
-        middle alone is sorted already: settling a card keeps the rest in order)."""
-        if not self.bottom:
-            return
-        self.bottom = 0
-        lo, hi = self._middle()
-        list.__setitem__(self, slice(lo, hi), sorted(list.__getitem__(self, slice(lo, hi))))
-
     def unsettle(self) -> None:
         """The pile was shuffled: every card unseen again (canonical order)."""
         self.top = self.bottom = 0
@@ -228,7 +219,8 @@ class _Pile(list[str]):
         self.extend([card])
 
     def extend(self, cards: Any) -> None:
-        """Put known cards on the far end ("front" piles) or on top ("end" piles)."""
+        """Put known cards on the far end ("front" piles) or on top ("end" piles): they
+        stay known, in their order (everyone saw them go there)."""
         cards = list(cards)
         list.extend(self, cards)
         if self.draw == "front":
@@ -299,7 +291,7 @@ class ScriptedRng(Rng):
         raise ChanceError("the engine cloned its generator during an explicit-chance decision")
 
 
-def _canonical(cards: list[str], draw: Draw, top: int) -> list[str]:
+def _canonical(cards: list[str], draw: Draw, top: int) -> list[str]:  # (a new pile)
     """A pile with its `top` settled cards in place and the unseen rest sorted."""
     n = len(cards)
     if draw == "front":
@@ -321,20 +313,21 @@ class ChanceState:
     its (outcome id, probability) pairs, `apply()` takes a legal action id or an outcome.
     """
 
-    __slots__ = ("state", "specs", "tops", "universes", "action", "script", "node")
+    __slots__ = ("state", "specs", "seen", "universes", "action", "script", "node")
 
     def __init__(self, state: State) -> None:
         """Wrap a position (usually just dealt: the deal is the one chance node before):
         its unseen pile orders and its generator are forgotten, a face-up top card kept."""
         self.state = state.clone()
         self.specs = piles_of(self.state)
-        tops = []
+        seen = []
         for spec in self.specs:
             cards = spec.get(self.state)
             top = 1 if spec.face_up_top and cards else 0
             spec.put(self.state, _canonical(list(cards), spec.draw, top))
-            tops.append(top)
-        self.tops = tuple(tops)
+            seen.append((top, 0))
+        # per pile, the known cards at its draw end and at its far end (the rest unseen)
+        self.seen: tuple[tuple[int, int], ...] = tuple(seen)
         self.universes = tuple(spec.cards or tuple(sorted(set(spec.get(self.state))))
                                for spec in self.specs)
         _set_rng(self.state, Rng(0))
@@ -346,13 +339,13 @@ class ChanceState:
         """An independent copy (the position cloned; the rest is immutable or copied)."""
         other = ChanceState.__new__(ChanceState)
         other.state = self.state.clone()
-        other.specs, other.tops, other.universes = self.specs, self.tops, self.universes
+        other.specs, other.seen, other.universes = self.specs, self.seen, self.universes
         other.action, other.script, other.node = self.action, list(self.script), self.node
         return other
 
     def to_json(self) -> dict[str, Any]:
         """Everything as JSON-compatible data (`from_json` reverses it)."""
-        return {"state": self.state.to_json(), "tops": list(self.tops),
+        return {"state": self.state.to_json(), "seen": [list(s) for s in self.seen],
                 "universes": [list(u) for u in self.universes], "action": self.action,
                 "outcomes": list(self.script)}
 
@@ -362,9 +355,9 @@ class ChanceState:
         self = cls.__new__(cls)
         self.state = game.from_json(data["state"])
         self.specs = piles_of(self.state)
-        self.tops = tuple(int(t) for t in data["tops"])
+        self.seen = tuple((int(t), int(b)) for t, b in data["seen"])
         self.universes = tuple(tuple(str(c) for c in u) for u in data["universes"])
-        if len(self.tops) != len(self.specs) or len(self.universes) != len(self.specs):
+        if len(self.seen) != len(self.specs) or len(self.universes) != len(self.specs):
             raise ValueError("the chance state's piles do not match its game's")
         self.action = None if data["action"] is None else int(data["action"])
         self.script = [int(k) for k in data["outcomes"]]
@@ -420,8 +413,8 @@ class ChanceState:
         assert self.action is not None
         script = _Script(self.script, self.universes)
         world = self.state.clone()
-        piles = [_Pile(spec.get(world), spec.draw, top, i, script)
-                 for i, (spec, top) in enumerate(zip(self.specs, self.tops, strict=True))]
+        piles = [_Pile(spec.get(world), spec.draw, seen, i, script)
+                 for i, (spec, seen) in enumerate(zip(self.specs, self.seen, strict=True))]
         for spec, pile in zip(self.specs, piles, strict=True):
             spec.put(world, pile)
         _set_rng(world, ScriptedRng(script))
@@ -436,7 +429,6 @@ class ChanceState:
             return
         try:
             for spec, pile in zip(self.specs, piles, strict=True):
-                pile.forget()
                 if spec.face_up_top and list.__len__(pile):
                     pile.need(0)  # the new top card lies face up: it is seen now
         except _Need as need:
@@ -447,5 +439,5 @@ class ChanceState:
         for spec, pile in zip(self.specs, piles, strict=True):
             spec.put(world, list.__getitem__(pile, slice(None)))
         _set_rng(world, Rng(0))
-        self.tops = tuple(pile.top for pile in piles)
+        self.seen = tuple((pile.top, pile.bottom) for pile in piles)
         self.state, self.action, self.script, self.node = world, None, [], None

@@ -68,10 +68,10 @@ def chance_markdown() -> list[str]:
         "the order of the shuffled decks and piles and the dice not yet rolled.", "",
         "- The White Castle: the steward and diplomat decks (a card is seen when it refills "
         "a room); the dice of the next rounds (rolled when a round is prepared); in the "
-        "solo game the Solitaire deck below its top card, which lies Bridge side up (each "
-        "Bridge face is on one card only, so the top card is known; a card is seen when "
-        "the rival turns it, and the turned cards go under the deck, which is reshuffled "
-        "every round).",
+        "solo game the order of the Solitaire deck between its top card, which lies Bridge "
+        "side up (each Bridge face is on one card only, so the top card is known), and "
+        "the cards the rival turned and put under it this round (seen by all); the deck "
+        "is reshuffled every round.",
         "- I, Clansman: the four century piles, 4th to 7th (a card is seen when it comes to "
         "the Supply); nothing random happens after the set-up but these draws.",
         "- Pig: the die, rolled at each `roll`.", "",
@@ -85,9 +85,10 @@ def chance_markdown() -> list[str]:
         "likely (outcome id: the card's index in its pile's sorted card list); each die "
         "(any draw `Rng.below(n)` of the engine) a node of `n` outcomes of `1/n`; a node "
         "with one outcome is taken at once, and a shuffle of a hidden pile is no node "
-        "(drawing lazily from it is the same distribution). Cards turned and put back "
-        "under the Solitaire deck mix into its unseen part (their order is not tracked, "
-        "as the games' `determinize` assumes). The observation tensor is the whole "
+        "(drawing lazily from it is the same distribution). The Solitaire cards the rival "
+        "turned and put under the deck stay known there, in order, until the deck is "
+        "reshuffled (a test follows seeded engine games node by node, the solo game "
+        "included). The observation tensor is the whole "
         "position; the information-state string is the observation and the history (every "
         "action and outcome); there is no information-state tensor (`chance=\"root\"` "
         "has it). For search on the true model: OpenSpiel's Python `MCTSBot` (it samples "
