@@ -74,7 +74,8 @@ def test_dqn_runs_on_rl_environment() -> None:
 
 def test_evaluate_bots_with_python_ismcts() -> None:
     """`evaluate_bots` calls `restart_at`, which OpenSpiel's Python ISMCTSBot does not
-    implement; the subclass docs/research.md shows plays a whole game."""
+    implement; the subclass docs/research.md shows plays a whole game (ISMCTS: the root
+    chance mode, an imperfect-information game)."""
     from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
     class ISMCTS(ismcts.ISMCTSBot):
@@ -83,7 +84,7 @@ def test_evaluate_bots_with_python_ismcts() -> None:
         def restart_at(self, state: object) -> None:
             """Nothing to forget between games."""
 
-    game = pyspiel.load_game("python_kamon_white_castle", {"players": 2})
+    game = pyspiel.load_game("python_kamon_white_castle", {"players": 2, "chance": "root"})
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     bare = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=2)
     with pytest.raises(pyspiel.SpielError, match="RestartAt"):
