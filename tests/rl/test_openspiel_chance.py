@@ -136,3 +136,30 @@ def test_openspiel_expectiminimax_weighs_the_die() -> None:
     value, action = minimax.expectiminimax(state, 2, banked, me)
     assert action == 0  # roll
     assert value == pytest.approx((0 + 6 + 7 + 8 + 9 + 10) / 6)
+
+
+def test_a_state_between_two_outcomes_serialises_and_pickles() -> None:
+    """A move whose randomness is half resolved (the round's dice, some rolled) survives
+    OpenSpiel's serialisation and pickling: the same pending move, outcomes and node."""
+    import pickle
+
+    rng = np.random.RandomState(2)
+    game = pyspiel.load_game("python_kamon_white_castle", {"players": 2})
+    state = game.new_initial_state()
+    state.apply_action(sample(state, rng))  # the deal
+    while True:  # to a node reached after another outcome of the same move
+        if state.is_chance_node():
+            state.apply_action(sample(state, rng))
+            if state.is_chance_node():
+                break
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(json.loads(str(state))["pending"]["outcomes"]) >= 1
+    for copy in (game.deserialize_state(state.serialize()), pickle.loads(pickle.dumps(state))):
+        assert str(copy) == str(state)
+        assert copy.chance_outcomes() == state.chance_outcomes()
+        outcome = state.chance_outcomes()[0][0]
+        a, b = copy.clone(), state.clone()
+        a.apply_action(outcome)
+        b.apply_action(outcome)
+        assert str(a) == str(b)
