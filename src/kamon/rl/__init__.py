@@ -11,7 +11,9 @@
 - importing this package registers, for every game with an observation, the OpenSpiel
   game `python_kamon_<game>` (`python_kamon_white_castle`: `pyspiel.load_game(name,
   {"players": 3, ...})`, its parameters from the game's option schema) and the
-  Gymnasium id `kamon/<Game>-v0` (`kamon/WhiteCastle-v0`: `gymnasium.make(id,
+  Gymnasium id of the game's current frozen version, `kamon/<Game>-v<N>`
+  (`kamon.rl.versions`: the version pins the rules-and-data digest, the observation
+  size and the action count; `kamon/WhiteCastle-v0`: `gymnasium.make(id,
   seat=0, opponents="normal", ...)`, the same environment as `make_gym_env`; and
   `gymnasium.make_vec(id, num_envs=N, ...)` builds `make_vector_env`'s batched environment
   through the ids' `vector_entry_point`, `vectorization_mode="sync"` a `SyncVectorEnv` of
@@ -98,10 +100,20 @@ def _register_gymnasium() -> None:
                                kwargs={"game": game})
 
 
+def _gym_id(game: str) -> str:
+    """The Gymnasium id of a game's current frozen version (`kamon.rl.versions`); -v0 for
+    a game that declares none yet (tests/rl/test_versions.py asks it to)."""
+    from kamon.rl.versions import VERSIONS, env_id
+
+    if game in VERSIONS:
+        return env_id(game)
+    return "kamon/" + "".join(w.title() for w in game.split("-")) + "-v0"
+
+
 # Every registered game with an observation: its Gymnasium id (`kamon/WhiteCastle-v0`
-# for white-castle) and its OpenSpiel name (`python_kamon_white_castle`).
-GYM_IDS = {"kamon/" + "".join(w.title() for w in g.split("-")) + "-v0": g
-           for g in observed_games()}
+# for white-castle, the current version) and its OpenSpiel name
+# (`python_kamon_white_castle`).
+GYM_IDS = {_gym_id(g): g for g in observed_games()}
 _register_gymnasium()
 OPENSPIEL = _register_openspiel()
 OPENSPIEL_GAMES = {g: "python_kamon_" + g.replace("-", "_") for g in observed_games()}
