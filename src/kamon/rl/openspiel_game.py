@@ -222,7 +222,8 @@ class KamonSpielState(pyspiel.State):
 
     @property
     def kamon_state(self) -> State:
-        """The wrapped kamon state (ValueError before the deal)."""
+        """The wrapped kamon state (ValueError before the deal; in explicit mode, while a
+        move's chance nodes are being resolved, the position before that move)."""
         if self._kept.state is None:
             raise ValueError("the game is at its chance node: deal first (apply an outcome "
                              "of chance_outcomes())")
