@@ -9,7 +9,8 @@ the bot workers, so that no client can spend the thinking another player waits f
   game): a client with thirty games gets a decision thought about as often as a client
   with one, and each of its games waits its turn behind the others of its own.
 - A decision, once started, runs to its own bound (the levels' budgets: BOT_SECONDS of
-  wall clock for a search, EXPERT_SECONDS for expert).
+  wall clock for a search, EXPERT_SECONDS for expert; a plug-in bot's time limit,
+  `kamon serve --bot-time-limit`, bots.py).
 
 Plain asyncio futures on the event loop: the queue only decides the order in which the
 existing process pool is handed work (a priority queue no stock part of this server
