@@ -131,8 +131,9 @@ def tournament(
         total = round_robin_games(len(names), seats, games) if round_robin else games
         console.print(Text(f"Tournament of {game.title}: {total} games, {seats} seats, "
                            f"agents {', '.join(names)}, seeds from {seed}"
-                           + (f"; round robin: {tables} tables of {seats}, {games} games "
-                              "each" if round_robin else ""), style="bold"))
+                           + (f"; round robin: {tables} table{'s' * (tables != 1)} of "
+                              f"{seats}, {games} games each" if round_robin else ""),
+                           style="bold"))
         if backend == "ray":
             console.print(Text("Connecting to Ray..." if ray_address else
                                f"Starting a local Ray with {jobs} CPU(s)...", style="dim"))
