@@ -211,10 +211,6 @@ class Game(Protocol):
     def score_labels(self) -> Mapping[str, str]:
         """Slot: words for the score categories."""
 
-    @property
-    def card_values(self) -> Mapping[str, Any] | None:
-        """Slot: where `kamon effects` finds the cards it changes by default, or None."""
-
     def training_setups(self) -> list[tuple[int, dict[str, Any]]]:
         """The set-ups a training run deals in turn, `(players, options)` each."""
 

@@ -80,7 +80,7 @@ def defaults(game: str) -> CardValues | None:
     """The cards `kamon effects` changes by default, as the game declares them in its own
     folder (`card_values`: the kinds compare/report already group by); None if it has none."""
     g = get_game(game)
-    d = g.card_values
+    d = getattr(g, "card_values", None)  # a GameBase slot; a plug-in game may lack it
     if not d:
         return None
     kind = d.get("kind")
@@ -90,7 +90,7 @@ def defaults(game: str) -> CardValues | None:
 
 def games_with_cards() -> list[str]:
     """The registered games that declare cards for `kamon effects`."""
-    return [name for name, g in games().items() if g.card_values]
+    return [name for name, g in games().items() if getattr(g, "card_values", None)]
 
 
 @dataclass(frozen=True)
