@@ -6,6 +6,7 @@ own move, and in a thread (nothing can be interrupted) the late move is refused.
 
 from __future__ import annotations
 
+import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -65,6 +66,21 @@ def test_the_timer_stops_a_slow_agent_and_keeps_a_fast_one() -> None:
     first = state.legal_actions()[0].id
     assert plugin_decision(state.to_json(), game.name, "quick", 1,
                            f"{MOD}:Sluggish", 5.0) == (first, None)
+
+
+def test_a_timer_set_before_is_set_again() -> None:
+    """A timer already running in the process (pytest-timeout's) runs on afterwards."""
+    game = get_game("white-castle")
+    state = game.new_game(2, 5)
+    previous = signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    signal.setitimer(signal.ITIMER_REAL, 100.0)
+    try:
+        plugin_decision(state.to_json(), game.name, "slow", 1, f"{MOD}:Slow", 0.2)
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 90 < left <= 100
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def test_in_a_thread_a_late_move_is_refused() -> None:

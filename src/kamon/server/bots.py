@@ -113,12 +113,16 @@ def _time_limit(limit: float) -> Any:
         raise Overran
 
     previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, limit)
+    start = time.monotonic()
+    left, interval = signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if left > 0:  # a timer someone else had set (pytest-timeout's): set it again
+            signal.setitimer(signal.ITIMER_REAL,
+                             max(left - (time.monotonic() - start), 0.001), interval)
 
 
 def server_agent(level: str, seed: int, spec: str | None = None,
