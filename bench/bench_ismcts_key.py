@@ -16,18 +16,20 @@ Usage: python bench/bench_ismcts_key.py [--games clansman,white-castle] [--reps 
    uct_c 2, worlds re-sampled from a seeded generator so both trees search the same
    worlds and play the same rollouts) takes N steps from decisions 50 and 200 of the same
    game (its key asked for once before, as by a bot that played the game so far); per
-   step the wall time, and the share spent inside `information_state_string` (the method
+   step the CPU time, and the share spent inside `information_state_string` (the method
    wrapped with a timer).
 
 3. `--whole-game`: instead, one whole game (the first of --games) with `ISMCTSBot` (S
-   simulations) in every seat, its wall time.
+   simulations) in every seat, its CPU time.
 
 Run it on two trees to compare: as is (the working tree), and with
 `PYTHONPATH=/tmp/keys-before/src` (a `git worktree` of the older code) — the script only
 uses OpenSpiel's public API, so it runs on both. `--json FILE` writes the figures, and
 `--compare B1.json,B2.json A1.json,A2.json` prints the ratios (each figure the best of
-its side's runs: interleave the runs of both trees on a busy machine). Prints, never asserts; times are
-wall-clock on a shared machine, so repeat before trusting a small difference.
+its side's runs: interleave the runs of both trees on a busy machine). Prints, never
+asserts. Times are this process's CPU time (`time.process_time`: steadier than wall time
+on a shared machine, the same on an idle one, since all of it runs in one thread), still
+noisy: repeat before trusting a small difference.
 """
 
 from __future__ import annotations
@@ -111,17 +113,17 @@ def point_costs(before: Any, aid: int, player: int, reps: int) -> dict[str, floa
         def run() -> float:
             s = fresh()
             forget_described()
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             getattr(s, method)(player)
-            return time.perf_counter() - t0
+            return time.process_time() - t0
         return run
 
     def apply_time() -> float:
         """One timing of apply_action (the engine's own cost)."""
         s = before.clone()
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         s.apply_action(aid)
-        return time.perf_counter() - t0
+        return time.process_time() - t0
 
     return {"info_ms": median_ms(timed("information_state_string"), reps),
             "obs_ms": median_ms(timed("observation_string"), reps),
@@ -172,11 +174,11 @@ def ismcts_costs(name: str, params: dict[str, Any], history: list[int], simulati
 
     def counted(self: Any, player: Any = None) -> str:
         """information_state_string, timed."""
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         try:
             return str(original(self, player))
         finally:
-            spent[0] += time.perf_counter() - t0
+            spent[0] += time.process_time() - t0
 
     out: dict[str, dict[str, float]] = {}
     cls.information_state_string = counted
@@ -190,12 +192,12 @@ def ismcts_costs(name: str, params: dict[str, Any], history: list[int], simulati
             # nothing, the new one renders the record once here)
             state.information_state_string(state.current_player())
             spent[0] = 0.0
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             for _ in range(steps):
                 if state.is_terminal():
                     break
                 state.apply_action(bot.step(state))
-            total = time.perf_counter() - t0
+            total = time.process_time() - t0
             out[str(point)] = {"step_s": total / steps, "key_share": spent[0] / total}
     finally:
         cls.information_state_string = original
@@ -203,18 +205,18 @@ def ismcts_costs(name: str, params: dict[str, Any], history: list[int], simulati
 
 
 def whole_game(game: str, simulations: int, seed: int) -> tuple[float, int]:
-    """(wall seconds, decisions) of one game with OpenSpiel's ISMCTSBot in every seat."""
+    """(CPU seconds, decisions) of one game with OpenSpiel's ISMCTSBot in every seat."""
     name, params = GAMES[game]
     spiel = pyspiel.load_game(name, with_root_chance(name, params))
     bot = seeded_bot(spiel, simulations, seed)
     state = spiel.new_initial_state()
     state.apply_action(seed)
     decisions = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     while not state.is_terminal():
         state.apply_action(bot.step(state))
         decisions += 1
-    return time.perf_counter() - t0, decisions
+    return time.process_time() - t0, decisions
 
 
 def best_of(paths: str) -> dict[str, Any]:
@@ -288,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.whole_game:
         game = args.games.split(",")[0]
         seconds, decisions = whole_game(game, args.simulations, args.seed)
-        print(f"one {game} game, ISMCTSBot ({args.simulations} simulations) in every seat: "
+        print(f"one {game} game, ISMCTSBot ({args.simulations} simulations) in every seat: CPU "
               f"{seconds:.1f} s for {decisions} decisions ({seconds / decisions * 1000:.0f} "
               "ms a decision)")
         return 0
