@@ -4,7 +4,7 @@ chooses an illegal action; what it refuses, it says."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -119,7 +119,7 @@ def test_what_the_adapter_refuses_it_names() -> None:
     with pytest.raises(ValueError, match="SAME_STEP"):
         to_sb3(make_vector_env(GAME, 2, opponents="random", autoreset_mode="NextStep"))
     with pytest.raises(TypeError, match="KamonVectorEnv"):
-        to_sb3(make_gym_env(GAME, opponents="random"))
+        to_sb3(cast(Any, make_gym_env(GAME, opponents="random")))
     env = make_sb3_env(GAME, 2, opponents="random")
     assert isinstance(env, KamonSb3VecEnv) and env.has_attr("action_masks")
     assert env.get_attr("seat") == [0, 0]

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from gymnasium.vector import AutoresetMode
+from gymnasium.vector import AutoresetMode, VectorEnv
 
 from kamon.rl.vector_env import KamonVectorEnv
 
@@ -58,7 +58,7 @@ class KamonSb3VecEnv(VecEnv):
     """A `KamonVectorEnv` as an SB3 `VecEnv`: N games stepped in one call, their legal
     actions from `action_masks()` (built by `to_sb3`)."""
 
-    def __init__(self, venv: KamonVectorEnv) -> None:
+    def __init__(self, venv: VectorEnv[Any, Any, Any]) -> None:
         """Wrap `venv` (a ValueError for self-play or an auto-reset mode other than
         SAME_STEP, a TypeError for anything but a KamonVectorEnv)."""
         if not isinstance(venv, KamonVectorEnv):
@@ -74,7 +74,7 @@ class KamonSb3VecEnv(VecEnv):
             raise ValueError(f"to_sb3: SB3 starts the next game in the step that ends one "
                              f"(AutoresetMode.SAME_STEP); this env's mode is "
                              f"{venv.autoreset_mode.value}")
-        self.venv = venv
+        self.venv: KamonVectorEnv = venv
         self._actions: np.ndarray | None = None
         super().__init__(venv.num_envs, venv.single_observation_space,
                          venv.single_action_space)
@@ -167,7 +167,7 @@ class KamonSb3VecEnv(VecEnv):
         return [False] * len(self._rows(indices))
 
 
-def to_sb3(venv: KamonVectorEnv) -> KamonSb3VecEnv:
+def to_sb3(venv: VectorEnv[Any, Any, Any]) -> KamonSb3VecEnv:
     """`venv` (a KamonVectorEnv, e.g. `gymnasium.make_vec("kamon/WhiteCastle-v0",
     num_envs=N)`) as an SB3 VecEnv with `action_masks()`, for MaskablePPO and the rest."""
     return KamonSb3VecEnv(venv)
