@@ -37,11 +37,13 @@ test: $(STAMP) system-deps
 	$(BIN)/pytest -n 2 -q
 
 # The long Hypothesis fuzzing of both engines (tests/fuzz/), on both cores: random play
-# with every invariant checked after each decision, bad input and corrupted states.
+# with every invariant checked after each decision, bad input and corrupted states; and
+# the seeded invariant games at their full counts (1,000 a set-up; `make test` plays 400).
 # Prints the decisions checked, per second and in total. FUZZ_EXAMPLES per test.
 FUZZ_EXAMPLES ?= 500
 fuzz: $(STAMP)
-	KAMON_FUZZ=long KAMON_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest tests/fuzz -n 2 -q \
+	KAMON_FUZZ=long KAMON_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest tests/fuzz \
+		tests/white_castle/test_invariants.py tests/clansman/test_invariants.py -n 2 -q \
 		-p no:cacheprovider --timeout=0
 
 bench: $(STAMP)

@@ -1,8 +1,8 @@
 """Property tests of the I, Clansman engine over thousands of seeded random games.
 
 Every game is played by a uniform random chooser (kamon.core.rng.Rng seeded with the
-game's seed, choosing from `legal_ids()`): 1,000 games in each of Beginner, Expert
-side A and Expert side B, plus 100 each of the unofficial small-table variant (R35)
+game's seed, choosing from `legal_ids()`): 400 games in each of Beginner, Expert
+side A and Expert side B in `make test` (1,000 each under `make fuzz`, KAMON_FUZZ=long), plus 100 each of the unofficial small-table variant (R35)
 at 2 and 3 players and 30 each of five other option sets (R32 faces, start_player).
 
 Cheap invariants (tests/clansman/invariants.py, shared with tests/fuzz/) are checked
@@ -19,8 +19,8 @@ after EVERY action:
   Emperor awards (R26, R28), colour VPs, and the workforce of each fresh Production
   turn (R01, R15, R16).
 
-The expensive checks run only at SAMPLED points, to keep the ~3,400 games to about a
-minute and a half on two cores: every `LEGAL_SAMPLE_EVERY`-th decision the legal set
+The expensive checks run only at SAMPLED points, to keep the games cheap: every
+`LEGAL_SAMPLE_EVERY`-th decision the legal set
 is recomputed independently and every legal action is parsed, described and applied
 to a clone; two mid-game snapshots per game (JSON text and a clone) are kept; at the
 end the record replays to the identical `dumps()` and scores, JSON round trips are
@@ -39,6 +39,7 @@ Runs are parametrized by mode and chunk of seeds so `pytest -n 2` spreads them.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,7 +81,9 @@ MODES: dict[str, tuple[int, dict[str, Any]]] = {
     "expert-A": (4, {"expert": True}),
     "expert-B": (4, {"expert": True, "emperor_side": "B"}),
 }
-GAMES_PER_MODE = 1000
+# `make test` plays 400 games a mode (about 3 minutes of the suite's CPU); `make fuzz`
+# (KAMON_FUZZ=long) the full 1,000, with every other long run.
+GAMES_PER_MODE = 1000 if os.environ.get("KAMON_FUZZ") == "long" else 400
 CHUNKS = 5
 CHUNK = GAMES_PER_MODE // CHUNKS
 SMALL_TABLE_GAMES = 100
