@@ -1,11 +1,14 @@
 """How many threads torch gets in kamon's processes: one by default (`KAMON_TORCH_THREADS`).
 
-A plug-in policy acts on one observation at a time, where torch's thread pool only costs:
-on a 2-core machine an `nn.Linear` forward of one row took 1.57 ms on torch's default 2
-threads against 51 µs on 1, and `kamon simulate --jobs 2` with a trained policy took
-25.4 s against 8.8 s with OMP_NUM_THREADS=1 (issue 40; bench/bench_threads.py measures
-it again). Several worker processes each running a full thread pool oversubscribe the
-cores.
+Several worker processes each running torch's full thread pool oversubscribe the cores,
+and small networks gain nothing from the pool. Measured by bench/bench_threads.py on 2
+cores (torch's own 2 threads before, 1 after; shared machine, load 4-11): `nn.Linear`
+(1,229 -> 64) in two processes at once, 13-39 ms -> 0.4-2.4 ms per call on 64 rows
+(16-33x), 93-123 -> 69-84 µs on one row (1.1-1.8x); MaskablePPO training on
+kamon.rl.sb3, 25-61 -> 257-479 steps/s (8-11x); `kamon simulate --jobs 2` with a small
+trained policy, whose decisions are one row each: 16 games, start-up included, 48.3 ->
+41.0 s (1.18x, load 8-10) and 23.8 -> 21.7 s (1.10x, load 4-5), `--games 64` at load 2.5
+28.6 vs 29.6 s (no gain). Issue 40 saw 25.4 vs 8.8 s there with OMP_NUM_THREADS=1.
 
 `pin_torch()` sets torch's intra-op thread count (`torch.set_num_threads`, which also
 sets OpenMP's and MKL's) to `torch_threads()`: `KAMON_TORCH_THREADS` (default 1; `0` or
