@@ -34,7 +34,7 @@ system-deps:
 test: $(STAMP) system-deps
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
-	$(BIN)/pytest -n 2 -q
+	$(BIN)/pytest -n 2 --dist worksteal -q
 
 # The long Hypothesis fuzzing of both engines (tests/fuzz/), on both cores: random play
 # with every invariant checked after each decision, bad input and corrupted states; and
