@@ -96,6 +96,30 @@ def test_the_thread_count_is_read_from_the_environment(
     assert torch_threads() == want
 
 
+def test_loading_a_policy_pins_the_process_that_plays_it(
+        policy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In this process, as `kamon play`, a one-job `simulate` or the server's bot thread
+    load it: torch goes to KAMON_TORCH_THREADS threads (2 here, then unset: 1) when the
+    policy is loaded (torch's count is restored afterwards)."""
+    import torch
+
+    from kamon.agents.plugin import _MODELS, build_plugin
+
+    was = torch.get_num_threads()
+    try:
+        for value, want in (("2", 2), (None, 1)):
+            if value is None:
+                monkeypatch.delenv(ENV, raising=False)
+            else:
+                monkeypatch.setenv(ENV, value)
+            torch.set_num_threads(3)
+            _MODELS.clear()  # (a cached policy is not loaded again)
+            build_plugin(str(policy), 0, game=GAME)
+            assert torch.get_num_threads() == want
+    finally:
+        torch.set_num_threads(was)
+
+
 def test_pinning_never_imports_torch() -> None:
     """pin_torch and a pool worker's start leave torch unimported."""
     code = ("import sys\nfrom kamon.core.threads import pin_torch, pin_worker\n"
