@@ -103,8 +103,9 @@ class Encoding:
         `_lines`: 15-20x faster than one `np.any` per field line (an observation 100
         decisions in: I, Clansman 1.1 -> 0.06 ms, The White Castle 1.8 -> 0.12 ms). The
         last DESCRIBED texts are kept by the vector's bytes: a search describes the same
-        observations again and again, in each re-sampled world (in an ISMCTS step of I,
-        Clansman, 133 calls, 83 distinct vectors)."""
+        observations again and again, in each re-sampled world (three ISMCTS steps from
+        decision 200 of I, Clansman: 133 calls, 83 distinct vectors, describe's time
+        0.096 -> 0.024 s)."""
         key = (vec.dtype.char, vec.tobytes())
         memo = self._described
         text = memo.get(key)
