@@ -132,6 +132,9 @@ def test_described_texts_are_kept_by_value_type_and_bounded() -> None:
         other[(k // enc.size) + 1] = 1.0
         assert enc.describe(other) == reference_describe(enc, other)
     assert len(enc._described) <= DESCRIBED
+    moved = pickle.loads(pickle.dumps(enc))
+    assert "_described" not in moved.__dict__  # the kept texts stay behind
+    assert moved.describe(vec) == enc.describe(vec)
 
 
 @pytest.mark.parametrize("game", sorted({g for g, _n, _p in KEYED}))

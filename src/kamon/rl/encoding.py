@@ -115,6 +115,11 @@ class Encoding:
                 memo.pop(next(iter(memo)), None)  # the oldest
         return text
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (and deep-copied) without describe()'s kept texts and tables (up to a
+        few MB; rebuilt when next asked for)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_described", "_lines")}
+
     @cached_property
     def _described(self) -> dict[tuple[str, bytes], str]:
         """The texts of the last DESCRIBED vectors `describe` was given, oldest first."""
