@@ -22,6 +22,9 @@ Usage: python bench/bench_ismcts_key.py [--games clansman,white-castle] [--reps 
 3. `--whole-game`: instead, one whole game (the first of --games) with `ISMCTSBot` (S
    simulations) in every seat, its CPU time.
 
+4. `--mccfr N`: instead, N iterations of OpenSpiel's outcome-sampling MCCFR on the first
+   of --games, the CPU time of one.
+
 Run it on two trees to compare: as is (the working tree), and with
 `PYTHONPATH=/tmp/keys-before/src` (a `git worktree` of the older code) — the script only
 uses OpenSpiel's public API, so it runs on both. `--json FILE` writes the figures, and
@@ -219,6 +222,21 @@ def whole_game(game: str, simulations: int, seed: int) -> tuple[float, int]:
     return time.process_time() - t0, decisions
 
 
+def mccfr_iterations(game: str, iterations: int, seed: int) -> float:
+    """CPU seconds of one iteration of OpenSpiel's outcome-sampling MCCFR (the mean of
+    `iterations`: each samples one whole game per player, reading every node's key)."""
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    name, params = GAMES[game]
+    np.random.seed(seed)  # the solver samples with NumPy's global generator
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(
+        pyspiel.load_game(name, with_root_chance(name, params)))
+    t0 = time.process_time()
+    for _ in range(iterations):
+        solver.iteration()
+    return (time.process_time() - t0) / iterations
+
+
 def best_of(paths: str) -> dict[str, Any]:
     """The figures of comma-separated --json runs, each time the smallest of the runs
     (the one least disturbed by the machine's other work)."""
@@ -273,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=5)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--mccfr", type=int, default=0, metavar="N",
+                    help="instead: N iterations of OpenSpiel's outcome-sampling MCCFR on "
+                         "the first of --games, the CPU seconds of one")
     ap.add_argument("--whole-game", action="store_true",
                     help="instead: time one whole game of the first of --games with "
                          "ISMCTSBot (--simulations) in every seat")
@@ -287,6 +308,12 @@ def main(argv: list[str] | None = None) -> int:
 
     pyspiel = spiel
     print(f"kamon from {kamon.rl.__file__}")
+    if args.mccfr:
+        game = args.games.split(",")[0]
+        seconds = mccfr_iterations(game, args.mccfr, args.seed)
+        print(f"{game}, outcome-sampling MCCFR: CPU {seconds:.2f} s an iteration "
+              f"(the mean of {args.mccfr})")
+        return 0
     if args.whole_game:
         game = args.games.split(",")[0]
         seconds, decisions = whole_game(game, args.simulations, args.seed)
