@@ -136,6 +136,8 @@ class Encoding:
         if skip == owner.size:
             return ""
         fmt = _FORMATTED
+        if len(fmt) > 1 << 16:  # a game whose values hardly repeat: start again
+            fmt.clear()
         texts = []
         for v in vec[nz[skip:]].tolist():
             text = fmt.get(v)
