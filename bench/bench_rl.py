@@ -15,7 +15,10 @@ Usage: python bench/bench_rl.py [--seconds S] [--rounds R] [--timesteps T] [--ch
    - Gymnasium: `step()` of seat 0 with `random` bots in the other seats (their moves
      are engine moves, so per decision it is cheaper than PettingZoo);
    - OpenSpiel: `legal_actions()` + `apply_action()`, and the same plus
-     `observation_tensor()` of the player to move (what an RL loop reads).
+     `observation_tensor()` of the player to move (what an RL loop reads);
+   - the parts: the engine plus `Encoding.observe` of the seat to move, and plus the mask
+     too; the differences between rows price the observation, the mask and the
+     interface's own bookkeeping ("where an observed decision's time goes").
    It prints decisions per CPU second, the engine's rate divided by the interface's
    (the wrapper's overhead: 3.0 = the interface takes three times as long per decision),
    the gain of the state path over the view path, and each observing row's rate as a
@@ -77,6 +80,33 @@ def engine_game(game: str, players: int, options: dict[str, Any]) -> Callable[[i
         n = 0
         while not state.is_over():
             state.apply(rng.choice(state.legal_actions()))
+            n += 1
+        return n
+    return run
+
+
+def parts_game(game: str, players: int, options: dict[str, Any],
+               part: str) -> Callable[[int], int]:
+    """One random game through the bare engine plus one part of an observed decision:
+    "observe" (`Encoding.observe` of the seat to move, the move drawn from `legal_ids`)
+    or "observe + mask" (the move drawn from the mask, as the PettingZoo row draws it);
+    its decisions. The differences between these rows price each part."""
+    from kamon.rl.encoding import encoding, legal_ids
+
+    g = get_game(game)
+    enc = encoding(game)
+    with_mask = part == "observe + mask"
+
+    def run(seed: int) -> int:
+        state = g.new_game(players, seed=seed, **options)
+        rng = random.Random(seed)
+        n = 0
+        while not state.is_over():
+            enc.observe(state, state.to_move)
+            if with_mask:
+                state.apply(rng.choice(np.flatnonzero(enc.mask(state)).tolist()))
+            else:
+                state.apply(rng.choice(legal_ids(state)))
             n += 1
         return n
     return run
@@ -189,13 +219,16 @@ def speed(seconds: float, rounds: int) -> None:
     for label, game, players, options in SPEED_GAMES:
         rows.append((label, "engine (legal_actions + apply)", "-",
                      engine_game(game, players, options), None))
+        for part in ("observe", "observe + mask"):
+            rows.append((label, f"engine + {part}", "part",
+                         parts_game(game, players, options, part), None))
         for path in ("view", "state"):
-            steps = [0]
+            counter = [0]
             rows += [
                 (label, "PettingZoo AEC (last + step)", path,
                  pettingzoo_game(game, players, options), None),
                 (label, "Gymnasium (step, random bots)", path,
-                 gym_game(game, players, options, steps), steps),
+                 gym_game(game, players, options, counter), counter),
                 (label, "OpenSpiel (+ observation_tensor)", path,
                  openspiel_game(game, players, True), None)]
         rows.append((label, "OpenSpiel (legal + apply)", "-",
@@ -208,7 +241,7 @@ def speed(seconds: float, rounds: int) -> None:
     own: dict[int, list[float]] = {i: [] for i in range(len(rows))}
     for _ in range(rounds):
         for i, (_label, _name, path, run, steps) in enumerate(rows):
-            with observation_path(path if path != "-" else "state"):
+            with observation_path(path if path == "view" else "state"):
                 before = steps[0] if steps else 0
                 start = time.process_time()
                 rates[i].append(timed(run, seconds))
@@ -230,6 +263,24 @@ def speed(seconds: float, rounds: int) -> None:
             extra = f"  ({float(np.median(own[i])):,.0f} own-seat env steps/s)"
         print(f"{label:<30} {name:<34} {path:<8} {med[i]:>12,.0f} "
               f"{med[engine] / med[i]:>8.1f}x {gain:>10}{extra}")
+    print("\nWhere an observed decision's time goes (microseconds of CPU a decision, from "
+          "the medians above; the target is an interface at >= 0.4 of the engine's rate)")
+    for label, _game, _players, _options in SPEED_GAMES:
+        def us(name: str, path: str, label: str = label) -> float:
+            """Microseconds a decision of one row of this game."""
+            j = next(j for j, r in enumerate(rows)
+                     if r[0] == label and r[1] == name and r[2] == path)
+            return 1e6 / med[j]
+        engine_us = us("engine (legal_actions + apply)", "-")
+        obs_us = us("engine + observe", "part")
+        mask_us = us("engine + observe + mask", "part")
+        pz_us = us("PettingZoo AEC (last + step)", "state")
+        os_us = us("OpenSpiel (+ observation_tensor)", "state")
+        print(f"  {label}: engine {engine_us:.1f}, observation +{obs_us - engine_us:.1f}, "
+              f"mask (and the draw from it) +{mask_us - obs_us:.1f}, PettingZoo's "
+              f"bookkeeping and copies +{pz_us - mask_us:.1f} = {pz_us:.1f} "
+              f"({engine_us / pz_us:.2f} of the engine's rate); OpenSpiel with the tensor "
+              f"{os_us:.1f} ({engine_us / os_us:.2f})")
     print("\nObservation rows against the anchor (backgammon with observation_tensor, "
           f"{med[anchor]:,.0f} decisions/s): kamon's rate / the anchor's")
     for i, (label, name, path, _run, _steps) in enumerate(rows):
