@@ -81,6 +81,9 @@ class Spec:
 def looks_like_plugin(text: str) -> bool:
     """Is `text` in a plug-in form (module:Name, a .py/.zip/.pt/.pth path)? Whether it
     loads is another matter."""
+    head, sep, _mode = text.strip().rpartition(":")
+    if sep and _is_policy_path(head):
+        return True  # (a policy, in a mode or not: building it says which modes there are)
     try:
         parse_spec(text)
     except KamonError:
@@ -99,6 +102,10 @@ def parse_spec(text: str) -> Spec:
     head, sep, tail = raw.rpartition(":")
     if sep and _is_policy_path(head) and tail.lower() in MODES:
         path, mode = head, tail.lower()
+    elif sep and _is_policy_path(head):
+        raise KamonError(f"agent {raw!r}: {tail!r} is not a mode of a policy; give "
+                         f"{head} or {head}:deterministic (its likeliest legal action) or "
+                         f"{head}:sample (a draw from its masked distribution)")
     else:
         path, mode = raw, "deterministic"
     if _is_policy_path(path):
