@@ -123,8 +123,8 @@ class KamonAECEnv(AECEnv):
             self._accumulate_rewards()
         else:
             # Rewards come only at the end: every one is still the 0.0 reset() set, so
-            # neither zeroing them again nor adding them up changes anything (1-2 us a
-            # decision of about 90, bench/bench_rl.py).
+            # neither zeroing them again nor adding them up changes anything (0.9 us a
+            # decision saved, timeit, 4 seats; a PettingZoo decision is about 80 us).
             self._select()
 
     def render(self) -> str | None:
