@@ -30,6 +30,17 @@ def test_every_name_and_alias_opens_a_registered_game() -> None:
             assert canonical_name(alias) == name and get_game(alias) is entry, alias
 
 
+def test_every_game_pickles_as_itself_once_its_slots_are_loaded() -> None:
+    """A game's entry point pickles (a Ray task, an OpenSpiel game, an Encoding carry it)
+    even after its lazy slots have put modules on it, and loads as the registered one."""
+    import pickle
+
+    for name, entry in GAMES.items():
+        for slot in ("evaluation", "stats", "hidden_key", "observation"):
+            getattr(entry, slot, None)
+        assert pickle.loads(pickle.dumps(entry)) is entry, name
+
+
 def test_a_new_game_is_a_state_of_the_set_up(game: GameSetup) -> None:
     """new_game gives a State with the seats asked for, no history, a seat to move and the
     options it was set up with (those asked for among them)."""

@@ -71,6 +71,13 @@ class lazy:  # noqa: N801 - used as a declaration, like `property`
         return value
 
 
+def _registered_game(name: str) -> Any:
+    """The registered game of that name (how a pickled game is loaded)."""
+    from kamon.core.registry import get_game
+
+    return get_game(name)
+
+
 def _package(cls: type) -> str:
     """The package a game class lives in (its module's, or its own if it is one)."""
     module = importlib.import_module(cls.__module__)
@@ -131,6 +138,11 @@ class GameBase:
     score_labels: Mapping[str, str] = {}
     card_values: Mapping[str, Any] | None = None
     selfplay_setups: Sequence[tuple[int, Mapping[str, Any]]] = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled as its name, loaded from the registry again: its lazy slots keep
+        modules on the instance once used, and a module cannot be pickled."""
+        return _registered_game, (self.name,)
 
     def training_setups(self) -> list[tuple[int, dict[str, Any]]]:
         """The set-ups a training run deals in turn (`selfplay_setups`, else the default
