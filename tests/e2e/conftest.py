@@ -400,16 +400,43 @@ HIT_POINT_JS = """e => {
 }"""
 
 
-def click_board(page: Any, target: Any) -> None:
-    """Click a board element where a person would: a visible point of it that the click
-    reaches (raises AssertionError if no point of it can be clicked)."""
+# Resolves once the window has not scrolled for three frames in a row (a smooth scroll the
+# page started, e.g. to the decision, has ended), or after 3 s: a point measured before
+# then may have moved by the time the pointer gets there (seen under load in CI).
+SCROLL_AT_REST_JS = """() => new Promise(done => {
+  let last = scrollY, still = 0;
+  const give_up = setTimeout(() => done(false), 3000);
+  const tick = () => {
+    if (scrollY === last) still += 1; else { still = 0; last = scrollY; }
+    if (still >= 3) { clearTimeout(give_up); done(true); } else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+
+def board_point(target: Any, what: str = "click") -> tuple[float, float]:
+    """A visible point of a board element that a pointer reaches, measured once the page
+    has stopped scrolling (raises AssertionError if no point of it can be reached)."""
+    page = target.page
+    # the page's own scroll to the decision, held back while the pointer was in use, first
+    page.wait_for_function("() => document.body.dataset.follow !== 'waiting'", timeout=10000)
+    page.evaluate(SCROLL_AT_REST_JS)
     target.scroll_into_view_if_needed(timeout=5000)
+    page.evaluate(SCROLL_AT_REST_JS)
     point = target.evaluate(HIT_POINT_JS)
     if point is None:  # under the sticky status line, say: scroll it to the middle
         target.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
+        page.evaluate(SCROLL_AT_REST_JS)
         point = target.evaluate(HIT_POINT_JS)
-    assert point is not None, "no visible point of it receives a click (covered or empty)"
-    page.mouse.click(point[0], point[1])
+    assert point is not None, f"no visible point of it receives a {what} (covered or empty)"
+    return point[0], point[1]
+
+
+def click_board(page: Any, target: Any) -> None:
+    """Click a board element where a person would: a visible point of it that the click
+    reaches (raises AssertionError if no point of it can be clicked)."""
+    x, y = board_point(target)
+    page.mouse.click(x, y)
 
 
 def click_board_moves(page: Any, rng: random.Random, count: int) -> int:
@@ -647,10 +674,5 @@ def board_target(page: Any, action_id: int) -> Any:
 
 def tap_board(page: Any, target: Any) -> None:
     """Tap a board element where a finger would: a visible point of it."""
-    target.scroll_into_view_if_needed(timeout=5000)
-    point = target.evaluate(HIT_POINT_JS)
-    if point is None:
-        target.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
-        point = target.evaluate(HIT_POINT_JS)
-    assert point is not None, "no visible point of it receives a tap (covered or empty)"
-    page.touchscreen.tap(point[0], point[1])
+    x, y = board_point(target, "tap")
+    page.touchscreen.tap(x, y)

@@ -9,6 +9,7 @@ White Castle solo on a phone (390x844), I, Clansman with three bots on a desktop
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -33,6 +34,18 @@ def _play_out(server: Server, page: Any, created: dict[str, Any], seed: int) -> 
     open_play(page, server.url + created["seats"][0]["link"])
     drive(server, created["id"], tokens_of(created), lambda p: p["over"], random.Random(seed))
     page.wait_for_function("() => document.body.dataset.over === 'true'", timeout=60000)
+
+
+def _result_in_view(page: Any) -> None:
+    """When the game ends, the result, the scores and the next steps come into the window
+    (within 2 s: the page first lets a running scroll end) and stay there."""
+    ids = ["result", "result-scores", "next-steps"]
+    with contextlib.suppress(Exception):  # the assertion below says what is out of view
+        page.wait_for_function(f"ids => ({IN_VIEW_JS})(ids).length === 0", arg=ids,
+                               timeout=2000)
+    page.wait_for_timeout(300)
+    problems = page.evaluate(IN_VIEW_JS, ids)
+    assert not problems, problems
 
 
 def _statistics(page: Any, server: Server, gid: str, parties: int, rounds: int,
@@ -80,8 +93,7 @@ def test_a_solo_game_ends_on_a_phone_with_the_result_on_screen_and_its_statistic
     created = server.create("white-castle", ["human"], seed=7, difficulty="easy")
     _play_out(server, page, created, 7)
     # when the game ends: the result, the scores and the next steps in the window
-    problems = page.evaluate(IN_VIEW_JS, ["result", "result-scores", "next-steps"])
-    assert not problems, problems
+    _result_in_view(page)
     expect(page.locator("#result")).to_contain_text("point")
     assert "tokugawa" not in page.inner_text("#result-scores")  # the rival by its name
     expect(page.locator("#result-scores")).to_contain_text("Tokugawa")
@@ -97,8 +109,7 @@ def test_a_clansman_game_ends_with_its_statistics(server: Server,
     created = server.create("clansman", ["human", "random", "random", "random"], seed=11,
                             expert=True, emperor_side="B")
     _play_out(server, page, created, 11)
-    problems = page.evaluate(IN_VIEW_JS, ["result", "result-scores", "next-steps"])
-    assert not problems, problems
+    _result_in_view(page)
     _statistics(page, server, created["id"], 4, 16, "statistics.png")
     rows = page.locator("#stats-figures tbody th").all_inner_texts()
     for figure in ("Marriages", "Missions", "Tadokoro spent"):

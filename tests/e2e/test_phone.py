@@ -17,6 +17,7 @@ import pytest
 from tests.e2e.conftest import (
     HIT_POINT_JS,
     Server,
+    board_point,
     board_target,
     click_board,
     legal_ids,
@@ -63,13 +64,10 @@ def _check_position(page: Any, where: str) -> None:
     problems = page.evaluate(PHONE_PROBLEMS_JS, MIN_TARGET)
     assert not problems, f"{where}: " + "; ".join(problems)
     for action in legal_ids(page):
-        target = board_target(page, action)
-        target.scroll_into_view_if_needed(timeout=5000)
-        point = target.evaluate(HIT_POINT_JS)
-        if point is None:
-            target.evaluate("e => e.scrollIntoView({block: 'center'})")
-            point = target.evaluate(HIT_POINT_JS)
-        assert point is not None, f"{where}: the target of action {action} is covered"
+        try:
+            board_point(board_target(page, action), "tap")
+        except AssertionError:
+            raise AssertionError(f"{where}: the target of action {action} is covered") from None
 
 
 def _tap_to_play(page: Any, rng: random.Random, confirm_button: bool) -> None:

@@ -107,7 +107,10 @@ def _bubble_clear(page: Any, what: str) -> None:
     try:
         page.wait_for_function(f"() => ({CLEAR_JS})() === ''", timeout=8000)
     except Exception:
-        raise AssertionError(f"{what}: {page.evaluate(CLEAR_JS)}") from None
+        state = page.evaluate("() => ({fit: document.getElementById('tutorial').dataset.fit,"
+                              " y: scrollY, h: innerHeight,"
+                              " max: document.documentElement.scrollHeight - innerHeight})")
+        raise AssertionError(f"{what}: {page.evaluate(CLEAR_JS)} {state}") from None
 
 
 def _start_from_lobby(page: Any, srv: Server, game: str) -> None:

@@ -4,7 +4,7 @@
 import { turnAlert, setupAlerts } from "./alert.js";
 import { api, ApiError, el, heldInvite, rememberGame } from "./api.js";
 import { gameStats, rematchOffered, showEndgame } from "./endgame.js";
-import { follow } from "./follow.js";
+import { follow, toTop } from "./follow.js";
 import { setupHelp } from "./help.js";
 import { Chooser, choiceWords, isSkip, touching } from "./interact.js";
 import {
@@ -372,7 +372,7 @@ function show(next, redraw = false) {
   follow(deciding);
   // the end of the game comes to the player: the result, the scores and the next steps
   // are at the top of the page, under the status line
-  if (ended) window.scrollTo({ top: 0, behavior: "auto" });
+  if (ended) toTop();
   // for the guided first game (tutorial.js): the position just drawn
   document.dispatchEvent(new CustomEvent("kamon:shown", { detail: payload }));
 }

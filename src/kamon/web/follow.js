@@ -31,6 +31,13 @@ for (const type of ["wheel", "touchmove"]) {
 addEventListener("keydown", e => { if (SCROLL_KEYS.has(e.key) && !e.target.closest?.(".legal")) scrolled(); },
                  { capture: true });
 
+/** Mark on the body whether a scroll to the decision is still to come (data-follow:
+ *  "waiting" while the player's use of the page holds it back): what a test waits out
+ *  before it aims at the board, as a person's eye would wait for the page to settle. */
+function waiting(on) {
+  document.body.dataset.follow = on ? "waiting" : "idle";
+}
+
 /** The decision's targets on the board (free actions and skips aside), in page order. */
 function targets() {
   return [...document.querySelectorAll("#board .legal[data-action-id]")]
@@ -79,6 +86,7 @@ function scrollTo(list) {
 /** Look at the decision after the board is drawn; `deciding`: this seat decides now. */
 export function follow(deciding) {
   clearTimeout(timer);
+  waiting(false);
   if (!deciding) { lastAreas = null; return; }
   const list = targets();
   if (!list.length) return;
@@ -91,10 +99,30 @@ export function follow(deciding) {
   if (away) return;
   const check = () => {
     const now = targets();
-    if (!now.length || someInView(now.slice(0, 1))) return;
     const wait = lastUse + QUIET_MS - performance.now();
+    const due = now.length && !someInView(now.slice(0, 1));
+    waiting(Boolean(due && wait > 0));
+    if (!due) return;
     if (wait > 0) { timer = setTimeout(check, wait + 20); return; }
     scrollTo(now);
   };
   check();
+}
+
+/** The game has ended: the top of the page (the result, under the status line) at once,
+ *  and again over the next second unless the player scrolls meanwhile: a smooth scroll to
+ *  the last decision may still be running, and under load it outlasted the first jump
+ *  (CI saw the result 4 px above the window). "instant" stops a running smooth scroll. */
+export function toTop() {
+  clearTimeout(timer);
+  waiting(false);
+  lastAreas = null;
+  const since = performance.now();
+  const jump = () => {
+    if (lastScroll > since || scrollY === 0) return;
+    window.scrollTo({ top: 0, behavior: "instant" });
+  };
+  jump();
+  requestAnimationFrame(jump);
+  for (const ms of [250, 600, 1000]) setTimeout(jump, ms);
 }
