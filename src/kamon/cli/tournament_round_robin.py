@@ -25,6 +25,7 @@ from kamon.sim.tournament import (
     GameResult,
     TournamentGame,
     TournamentResult,
+    gather,
     run_games,
     schedule,
 )
@@ -68,14 +69,7 @@ def run_round_robin(game: str, agents: Sequence[str], games: int, players: int,
     todo = round_robin_schedule(game, agents, games, players, seed, options)
     result = TournamentResult(game, players, [labels[a] for a in dict.fromkeys(agents)],
                               options=dict(options or {}))
-    done: list[GameResult] = []
     start = time.perf_counter()
-    for res in run_games(todo, jobs, backend):
-        res.agents = [labels.get(a, a) if q < players else a
-                      for q, a in enumerate(res.agents)]
-        done.append(res)
-        if progress is not None:
-            progress(res)
-    result.results = sorted(done, key=lambda r: r.index)
+    result.results = gather(run_games(todo, jobs, backend), labels, players, progress)
     result.elapsed = time.perf_counter() - start
     return result

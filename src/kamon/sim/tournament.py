@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import csv
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -316,17 +316,24 @@ def run_tournament(game: str, agents: Sequence[str], games: int, players: int | 
     todo = schedule(g.name, names, games, players, seed, options, rows)
     result = TournamentResult(g.name, players, [labels[n] for n in names],
                               options=dict(options or {}))
-    done: list[GameResult] = []
     with _opened(backend, jobs, ray_address) as where:
         start = time.perf_counter()  # Ray's start-up not counted
-        for res in run_games(todo, jobs, where):
-            res.agents = [labels.get(a, a) if q < players else a
-                          for q, a in enumerate(res.agents)]
-            for row in res.rows or []:
-                row["agent"] = res.agents[row["seat"] - 1]
-            done.append(res)
-            if progress is not None:
-                progress(res)
-    result.results = sorted(done, key=lambda r: r.index)
+        result.results = gather(run_games(todo, jobs, where), labels, players, progress)
     result.elapsed = time.perf_counter() - start
     return result
+
+
+def gather(finished: Iterable[GameResult], labels: dict[str, str], players: int,
+           progress: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+    """The games as they finish, each seat (and each of its statistics rows) named by its
+    agent's label, reported to `progress` one by one; returned in schedule order."""
+    done: list[GameResult] = []
+    for res in finished:
+        res.agents = [labels.get(a, a) if q < players else a
+                      for q, a in enumerate(res.agents)]
+        for row in res.rows or []:
+            row["agent"] = res.agents[row["seat"] - 1]
+        done.append(res)
+        if progress is not None:
+            progress(res)
+    return sorted(done, key=lambda r: r.index)
