@@ -15,7 +15,9 @@ Every comparison is variant minus base, over the games (seeds) of the design:
   taken...). Paired: `stats.paired_ratio` (for a seat or a turn position, one row a game:
   exactly the paired t on the win shares), its p from `stats.swap_test` when fewer than
   SWAP_GAMES games differ (the delta method's t flagged 8.3% of paired A/A pages through
-  rare cards; bench/bench_calibration.py); unpaired: `stats.two_proportion`. The holders
+  rare cards; bench/bench_calibration.py) — and so is every paired test below, a t on
+  few differing games (the share of games whose round-16 leader wins, near 100%, or of
+  shared wins) being as unsound; unpaired: `stats.two_proportion`. The holders
   of a card are clans (`analysis.held_values`); a group held fewer than MIN_ROWS times or
   in fewer than MIN_GAMES games of a run is listed, not tested;
 - the mean total score of each seat and the mean of every score category over every clan.
@@ -63,7 +65,7 @@ from kamon.sim.stats import (
 ALPHA = 0.05  # false discovery rate of the family
 MIN_ROWS = 5  # a group held fewer times in either run is listed, not tested
 MIN_GAMES = 10  # ... and so is a group held in fewer games than this in either run
-SWAP_GAMES = 300  # paired ratios over fewer differing games: p from `stats.swap_test`
+SWAP_GAMES = 300  # paired tests over fewer differing games: p from `stats.swap_test`
 PAIRED_SHARE = 0.5  # paired when the common games are at least this share of the smaller
 # run's (2,000 against 400 with the 400 shared pair on the 400)
 CATEGORY_WORDS = {"during_game": "CP scored during the game", "coins_seals": "coins + seals",
@@ -370,9 +372,9 @@ def compare_sums(family: Family, base: Sums, variant: Sums, design: str,
                 diff = paired_t(nv - nb)
             else:
                 diff = paired_ratio(nv, dv, nb, db)
-                differing = int(((nv != nb) | (dv != db)).sum())
-                if differing < SWAP_GAMES:  # the delta method's t is unsound here
-                    diff = replace(diff, p=swap_test(nv, dv, nb, db), p_from="swap test")
+            differing = int(((nv != nb) | (dv != db)).sum())
+            if differing < SWAP_GAMES:  # the t is unsound here (few, lumpy differences)
+                diff = replace(diff, p=swap_test(nv, dv, nb, db), p_from="swap test")
             games = len(db)
         elif family.kind == "rate":
             diff = two_proportion(float(nv.sum()), rows_v, float(nb.sum()), rows_b)

@@ -59,9 +59,10 @@ GLOSSARY = (
      "counts once per card it holds, however many of its pieces are on it."),
     ("n", "in a figure's rows: the seat results behind the value, base / variant (for a "
      "card: its holders)."),
-    ("swap test", "for a group held in few games, its p comes from swapping base and "
-     "variant within games, every way or 20,000 times at random: sound where the "
-     "delta method's t (used for large groups) raises false alarms."),
+    ("swap test", "for a paired test over few games that differ (a rarely held card, "
+     "shared wins, a late round's leader), its p comes from swapping base and variant "
+     "within games, every way or 20,000 times at random: sound where the t (used when "
+     "many games differ) raises false alarms."),
 )
 MUTED = "#9e9e9e"
 
