@@ -268,14 +268,13 @@ def check_over(server: Server, page: Any, url: str) -> None:
     assert "Game over" in page.inner_text("#status")
 
 
-# A whole I, Clansman game through the browser costs nearly 3 minutes of the suite: it is
-# played on a phone here (where the decision is hardest to keep at hand); on a desktop
-# the whole 4-player game is tests/e2e/test_full_games.py's.
+# A whole game through the browser costs 1-3 minutes of the suite: each is played on a
+# phone here (where the decision is hardest to keep at hand); on a desktop the whole
+# games are tests/e2e/test_full_games.py's (I, Clansman 4 players, The White Castle 3
+# players) and tests/e2e/test_solo_rival_wins.py's (a solo game to its final table).
 CASES = [
     pytest.param("white-castle", ["human"], {"difficulty": "easy"}, 2701, True,
                  id="wc-solo-phone"),
-    pytest.param("white-castle", ["human"], {"difficulty": "easy"}, 2701, False,
-                 id="wc-solo-desktop"),
     pytest.param("clansman", ["human", "random", "random", "random"], {}, 2702, True,
                  id="clansman-4p-phone"),
 ]
