@@ -109,7 +109,12 @@ def _bubble_clear(page: Any, what: str) -> None:
     except Exception:
         state = page.evaluate("() => ({fit: document.getElementById('tutorial').dataset.fit,"
                               " y: scrollY, h: innerHeight,"
-                              " max: document.documentElement.scrollHeight - innerHeight})")
+                              " max: document.documentElement.scrollHeight - innerHeight,"
+                              " bar: document.getElementById('decision-bar').className,"
+                              " barTop: document.getElementById('decision-bar')"
+                              ".getBoundingClientRect().top,"
+                              " bubble: JSON.stringify(document.getElementById('tutorial')"
+                              ".getBoundingClientRect())})")
         raise AssertionError(f"{what}: {page.evaluate(CLEAR_JS)} {state}") from None
 
 
